@@ -1,0 +1,181 @@
+/* CPU detection (once), the cap and the kernel tables.
+ *
+ * Levels: x86 scalar < portable < avx2 < avx512; arm scalar < portable < neon. The cap is
+ * min(detected, DMLCPU_ISA, dmlcpu_set_max_isa()); asking for more than the CPU has is clamped. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define DMLCPU_X86 1
+#include <cpuid.h>
+#elif defined(__aarch64__)
+#define DMLCPU_ARM 1
+#endif
+
+static bool isa_of_this_arch(dmlcpu_isa isa)
+{
+    switch (isa) {
+    case DMLCPU_ISA_SCALAR:
+    case DMLCPU_ISA_PORTABLE:
+        return true;
+#if defined(DMLCPU_X86)
+    case DMLCPU_ISA_AVX2:
+    case DMLCPU_ISA_AVX512:
+        return true;
+#elif defined(DMLCPU_ARM)
+    case DMLCPU_ISA_NEON:
+        return true;
+#endif
+    default:
+        return false;
+    }
+}
+
+/* Orders levels within this architecture (NEON ranks above PORTABLE like AVX2 does). */
+static int isa_rank(dmlcpu_isa isa)
+{
+    switch (isa) {
+    case DMLCPU_ISA_SCALAR: return 0;
+    case DMLCPU_ISA_PORTABLE: return 1;
+    case DMLCPU_ISA_AVX2: return 2;
+    case DMLCPU_ISA_NEON: return 2;
+    case DMLCPU_ISA_AVX512: return 3;
+    }
+    return 0;
+}
+
+static dmlcpu_isa isa_min(dmlcpu_isa a, dmlcpu_isa b) { return isa_rank(a) <= isa_rank(b) ? a : b; }
+
+#if defined(DMLCPU_X86)
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+static dmlcpu_isa detect(void)
+{
+#if defined(DMLCPU_X86)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return DMLCPU_ISA_PORTABLE;
+    bool osxsave = c & (1u << 27), fma = c & (1u << 12), f16c = c & (1u << 29), avx = c & (1u << 28);
+    if (!osxsave || !avx)
+        return DMLCPU_ISA_PORTABLE;
+    uint64_t xcr0 = read_xcr0();
+    if ((xcr0 & 0x6) != 0x6) /* XMM and YMM state enabled by the OS */
+        return DMLCPU_ISA_PORTABLE;
+    if (__get_cpuid_max(0, 0) < 7)
+        return DMLCPU_ISA_PORTABLE;
+    __cpuid_count(7, 0, a, b, c, d);
+    bool avx2 = b & (1u << 5);
+    if (!(avx2 && fma && f16c))
+        return DMLCPU_ISA_PORTABLE;
+    bool f = b & (1u << 16), dq = b & (1u << 17), bw = b & (1u << 30), vl = b & (1u << 31);
+    bool zmm_state = (xcr0 & 0xe6) == 0xe6; /* opmask, ZMM_Hi256, Hi16_ZMM */
+    if (f && dq && bw && vl && zmm_state)
+        return DMLCPU_ISA_AVX512;
+    return DMLCPU_ISA_AVX2;
+#elif defined(DMLCPU_ARM)
+    return DMLCPU_ISA_NEON; /* Advanced SIMD is part of AArch64 */
+#else
+    return DMLCPU_ISA_PORTABLE;
+#endif
+}
+
+static bool parse_isa(const char *s, dmlcpu_isa *out)
+{
+    static const struct { const char *name; dmlcpu_isa isa; } names[] = {
+        {"scalar", DMLCPU_ISA_SCALAR}, {"portable", DMLCPU_ISA_PORTABLE},
+        {"avx2", DMLCPU_ISA_AVX2},     {"avx512", DMLCPU_ISA_AVX512},
+        {"neon", DMLCPU_ISA_NEON},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i].name) == 0) {
+            *out = names[i].isa;
+            return true;
+        }
+    return false;
+}
+
+/* -1 = not read yet. Both are written once with the same value by any racing thread. */
+static _Atomic int detected_isa = -1;
+static _Atomic int env_cap = -1;
+static _Atomic int api_cap = DMLCPU_ISA_AVX512 + 1; /* no cap */
+
+dmlcpu_isa dmlcpu_detected_isa(void)
+{
+    int v = atomic_load(&detected_isa);
+    if (v < 0) {
+        v = (int)detect();
+        atomic_store(&detected_isa, v);
+    }
+    return (dmlcpu_isa)v;
+}
+
+static dmlcpu_isa env_isa(void)
+{
+    int v = atomic_load(&env_cap);
+    if (v < 0) {
+        dmlcpu_isa isa = dmlcpu_detected_isa();
+        const char *s = getenv("DMLCPU_ISA");
+        dmlcpu_isa parsed;
+        /* An unknown name or a level of the other architecture leaves the level uncapped. */
+        if (s && parse_isa(s, &parsed) && isa_of_this_arch(parsed))
+            isa = parsed;
+        v = (int)isa;
+        atomic_store(&env_cap, v);
+    }
+    return (dmlcpu_isa)v;
+}
+
+dmlcpu_status dmlcpu_set_max_isa(dmlcpu_isa isa)
+{
+    if ((unsigned)isa > DMLCPU_ISA_NEON || !isa_of_this_arch(isa))
+        return set_error(DMLCPU_STATUS_INVALID_ARGUMENT,
+                         "dmlcpu_set_max_isa: isa is %d, not a level of this CPU architecture",
+                         (int)isa);
+    atomic_store(&api_cap, (int)isa);
+    return DMLCPU_STATUS_OK;
+}
+
+dmlcpu_isa dispatch_cap(void)
+{
+    dmlcpu_isa cap = isa_min(dmlcpu_detected_isa(), env_isa());
+    int api = atomic_load(&api_cap);
+    if (api <= DMLCPU_ISA_NEON)
+        cap = isa_min(cap, (dmlcpu_isa)api);
+    return cap;
+}
+
+const char *dmlcpu_isa_name(dmlcpu_isa isa)
+{
+    switch (isa) {
+    case DMLCPU_ISA_SCALAR: return "scalar";
+    case DMLCPU_ISA_PORTABLE: return "portable";
+    case DMLCPU_ISA_AVX2: return "avx2";
+    case DMLCPU_ISA_AVX512: return "avx512";
+    case DMLCPU_ISA_NEON: return "neon";
+    }
+    return "unknown";
+}
+
+int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
+{
+    /* Every table of this build, best first. Only the scalar tier exists so far; an ISA table
+     * joins this list, and is used when the cap reaches its level. */
+    static const kernel_table *const all[] = {
+        &dmlcpu_kernels_scalar,
+    };
+    int n = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (isa_rank(all[i]->isa) <= isa_rank(cap) && isa_of_this_arch(all[i]->isa))
+            out[n++] = all[i];
+    return n;
+}

@@ -1,0 +1,111 @@
+/* Shared internals of the operator layer: data-type facts, the thread-local error message and
+ * the operator object. Portable C, no intrinsics. */
+#ifndef DMLCPU_INTERNAL_H
+#define DMLCPU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmlcpu.h"
+#include "kernels.h"
+#include "parallel.h"
+#include "shape.h"
+
+#define DMLCPU_MAX_RANK 8
+#define DMLCPU_MAX_ELEMENTS UINT32_MAX
+
+#if defined(__GNUC__)
+#define DMLCPU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DMLCPU_PRINTF(f, a)
+#endif
+
+/* Data types. */
+bool dtype_valid(dmlcpu_data_type t);
+size_t dtype_size(dmlcpu_data_type t);   /* 0 for an invalid type */
+const char *dtype_name(dmlcpu_data_type t);
+bool dtype_is_float(dmlcpu_data_type t);
+
+/* Sets the calling thread's message (printf-style) and returns status. */
+dmlcpu_status set_error(dmlcpu_status status, const char *fmt, ...) DMLCPU_PRINTF(2, 3);
+
+/* What execute checks of one bound buffer. */
+typedef struct {
+    uint64_t bytes;     /* the tensor's total size (declared, or the required size when 0) */
+    uint32_t esize;     /* element size: the required alignment */
+} binding_rule;
+
+/* A reduction, planned (reduce.c). */
+typedef struct {
+    reduce_kind kind;
+    reduce_finalize finalize;
+    dmlcpu_data_type in_type, out_type;
+    bool ordered;               /* float sums: the canonical order of SPEC 4 applies */
+    uint32_t block;             /* elements per partial (the canonical block length) */
+    uint64_t n;                 /* group size N */
+    reduce_shape shape;
+    norm_dims kept;             /* kept dims: size, input stride, output stride */
+    norm_dims red;              /* reduced dims in logical order: size, input stride */
+    reduce_row_fn row;
+    reduce_col_fn col;
+    combine_fn combine;
+} reduce_plan;
+
+/* A copy operator, planned (copy.c): zero fills first, then copies. */
+typedef struct {
+    uint32_t src;               /* input binding index (copies) */
+    uint32_t dst;               /* output binding index */
+    copy_dims dims;             /* normalised strided copy (or fill when is_fill) */
+    bool is_fill;
+} copy_job;
+
+typedef struct {
+    uint32_t job_count;
+    copy_job *jobs;
+    copy_fn copy;               /* the innermost-dimension kernel for the element size */
+    fill_fn fill;
+} copy_plan;
+
+struct dmlcpu_operator {
+    dmlcpu_operator_type type;
+    const char *name;           /* "REDUCE", "SLICE", ... */
+    dmlcpu_isa isa;
+    uint32_t input_count, output_count;
+    uint64_t temporary_bytes;
+    binding_rule *inputs;       /* input_count rules */
+    binding_rule *outputs;      /* output_count rules */
+    parallel_config par;
+    union {
+        reduce_plan reduce;
+        copy_plan copy;
+    } u;
+};
+
+/* validate.c: one function per operator. Each checks every rule of the SPEC and returns OK or the
+ * status with the message set; nothing is allocated. */
+dmlcpu_status validate_reduce(const char *op, const dmlcpu_reduce_operator_desc *d, bool standalone_arg,
+                              dmlcpu_axis_direction direction);
+dmlcpu_status validate_slice(const char *op, const dmlcpu_tensor_desc *in, const dmlcpu_tensor_desc *out,
+                             const char *in_field, const char *out_field, uint32_t dimension_count,
+                             const uint32_t *offsets, const uint32_t *sizes, const int32_t *strides,
+                             bool grad);
+dmlcpu_status validate_split_join(const char *op, const dmlcpu_tensor_desc *whole, const char *whole_field,
+                                  uint32_t part_count, const dmlcpu_tensor_desc *parts,
+                                  const char *parts_field, const char *count_field, uint32_t axis);
+dmlcpu_status validate_identity(const char *op, const dmlcpu_identity_operator_desc *d);
+/* The declared size of a validated tensor (total_tensor_size_in_bytes, or the required size). */
+uint64_t tensor_bytes(const dmlcpu_tensor_desc *t);
+/* Fills strides[] with the tensor's strides (packed ones when t->strides is NULL). */
+void tensor_strides(const dmlcpu_tensor_desc *t, uint32_t strides[DMLCPU_MAX_RANK]);
+
+/* reduce.c / copy.c: plan a validated descriptor into op (op->u, counts, binding rules). */
+dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_desc *d,
+                            dmlcpu_reduce_function function, dmlcpu_axis_direction direction,
+                            dmlcpu_isa cap);
+void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b);
+dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc, dmlcpu_isa cap);
+void copy_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b);
+void copy_destroy(dmlcpu_operator *op);
+
+#endif

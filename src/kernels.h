@@ -1,0 +1,96 @@
+/* Kernel signatures and the per-ISA kernel table.
+ *
+ * Kernels are small, pure and single-threaded: they handle any length, never touch a byte
+ * outside the memory they are given and never allocate. The operator layer (reduce.c, copy.c)
+ * walks the loop nest and calls them; each ISA file fills one const kernel_table, the scalar one
+ * (src/generic) completely, the others where they are faster (dispatch.c picks per entry). */
+#ifndef DMLCPU_KERNELS_H
+#define DMLCPU_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmlcpu.h"
+
+/* The canonical order of SPEC 4: 256 bytes of accumulator lanes, blocks of 64 lanes' worth. */
+#define DMLCPU_LANES_F32 64
+#define DMLCPU_LANES_F64 32
+#define DMLCPU_BLOCK_F32 (64 * DMLCPU_LANES_F32) /* 4096 elements */
+#define DMLCPU_BLOCK_F64 (64 * DMLCPU_LANES_F64) /* 2048 elements */
+/* Order-free reductions (integers, MIN/MAX, ARG*) also deliver one partial per this many. */
+#define DMLCPU_BLOCK_FREE 4096
+/* Column kernels take at most this many adjacent outputs per call. */
+#define DMLCPU_COL_TILE 64
+
+/* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
+typedef enum {
+    RK_SUM,            /* x            (SUM, AVERAGE, LOG_SUM) */
+    RK_ASUM,           /* |x|          (L1) */
+    RK_SQSUM,          /* x*x          (SUM_SQUARE, L2) */
+    RK_PROD,           /* product      (MULTIPLY) */
+    RK_MIN,
+    RK_MAX,
+    RK_ARGMIN,         /* first index of the minimum (INCREASING) */
+    RK_ARGMIN_LAST,    /* last index (DECREASING) */
+    RK_ARGMAX,
+    RK_ARGMAX_LAST,
+    RK_LSE,            /* (block max, canonical sum of exp(x - max)) */
+    RK_COUNT
+} reduce_kind;
+
+typedef enum { FIN_NONE, FIN_DIV_N, FIN_SQRT, FIN_LOG, FIN_LSE } reduce_finalize;
+
+/* The value of one block (or of a combination of consecutive blocks) of a group.
+ *   sums over floats      v.f32 / v.f64 (FLOAT16 accumulates in f32)
+ *   sums over integers    v.u64 (wraps; narrowed at the end)
+ *   MIN/MAX               v.f32, v.f64, v.i64 (signed integers) or v.u64 (unsigned)
+ *   ARG*                  v as for MIN/MAX, aux.idx = index in the group's logical order
+ *   LOG_SUM_EXP           v = block max m, aux = sum of exp(x - m) (0 when m is not finite) */
+typedef struct {
+    union { float f32; double f64; int64_t i64; uint64_t u64; } v;
+    union { float f32; double f64; uint64_t idx; } aux;
+} partial;
+
+/* Row kernel: x holds n >= 1 consecutive elements of one group, starting at a block boundary.
+ * Writes one partial per block (ceil(n / block) of them). index_base is the group index of
+ * x[0] (used by ARG*). */
+typedef void (*reduce_row_fn)(const void *x, size_t n, uint64_t index_base, partial *out);
+
+/* Column kernel: ncols (1..DMLCPU_COL_TILE) adjacent outputs whose elements are contiguous in a
+ * row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
+ * bytes, starting at a block boundary. Writes one partial per column: out[0..ncols). */
+typedef void (*reduce_col_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t ncols,
+                              uint64_t index_base, partial *out);
+
+/* Copies n elements: dst[i * dst_stride] = src[i * src_stride] (strides in elements). */
+typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdiff_t src_stride,
+                        size_t n);
+/* Writes n zero elements at dst[i * dst_stride]. */
+typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
+
+/* Combines two partials of consecutive ranges: a (earlier) then b (later). */
+typedef partial (*combine_fn)(partial a, partial b);
+
+/* Indexes: kind, then the input data type's enum value (1..11). Copies: log2 of the element size. */
+typedef struct {
+    dmlcpu_isa isa;
+    reduce_row_fn row[RK_COUNT][12];
+    reduce_col_fn col[RK_COUNT][12];
+    copy_fn copy[4];
+    fill_fn fill[4];
+} kernel_table;
+
+extern const kernel_table dmlcpu_kernels_scalar;
+
+/* generic/fp16.c: IEEE binary16 conversions (round to nearest even). */
+float dmlcpu_f16_to_f32(uint16_t h);
+uint16_t dmlcpu_f32_to_f16(float f);
+
+/* generic/mathfn.c: exp and log written once with plain IEEE operations (no libm, no FMA), so
+ * every ISA that mirrors them gives the same bits. */
+float dmlcpu_expf(float x);
+double dmlcpu_exp(double x);
+float dmlcpu_logf(float x);
+double dmlcpu_log(double x);
+
+#endif

@@ -1,0 +1,503 @@
+/* REDUCE / ARGMIN / ARGMAX: plan at create (kind, normalised dims, loop shape, kernels), run at
+ * execute. Kernels deliver one partial per canonical block; this file combines the block values
+ * pairwise (SPEC 4 step 5), finalizes and stores, so every ISA shares that part verbatim. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "internal.h"
+#include "numeric.h"
+
+/* ---- combining partials: one function per (kind, value family) ---- */
+
+#define DEF_COMBINE_OP(NAME, FIELD, OP)                                                            \
+    static partial NAME(partial a, partial b)                                                      \
+    {                                                                                              \
+        a.v.FIELD = OP(a.v.FIELD, b.v.FIELD);                                                      \
+        return a;                                                                                  \
+    }
+#define ADD(a, b) ((a) + (b))
+#define MUL(a, b) ((a) * (b))
+DEF_COMBINE_OP(add_f32, f32, ADD)
+DEF_COMBINE_OP(add_f64, f64, ADD)
+DEF_COMBINE_OP(add_u64, u64, ADD)
+DEF_COMBINE_OP(mul_f32, f32, MUL)
+DEF_COMBINE_OP(mul_f64, f64, MUL)
+DEF_COMBINE_OP(mul_u64, u64, MUL)
+DEF_COMBINE_OP(max_f32, f32, max754_f32)
+DEF_COMBINE_OP(max_f64, f64, max754_f64)
+DEF_COMBINE_OP(max_s, i64, max_i64)
+DEF_COMBINE_OP(max_u, u64, max_u64)
+DEF_COMBINE_OP(min_f32, f32, min754_f32)
+DEF_COMBINE_OP(min_f64, f64, min754_f64)
+DEF_COMBINE_OP(min_s, i64, min_i64)
+DEF_COMBINE_OP(min_u, u64, min_u64)
+
+/* a covers earlier indices than b: b wins only where the direction's rule says so */
+#define DEF_COMBINE_ARG(NAME, FIELD, BETTER, ISN)                                                  \
+    static partial NAME(partial a, partial b) { return BETTER(ISN, b.v.FIELD, a.v.FIELD) ? b : a; }
+#define DEF_COMBINE_ARGS(K, BETTER)                                                                \
+    DEF_COMBINE_ARG(K##_f32, f32, BETTER, isnan_f32)                                               \
+    DEF_COMBINE_ARG(K##_f64, f64, BETTER, isnan_f64)                                               \
+    DEF_COMBINE_ARG(K##_s, i64, BETTER, isnan_i64)                                                 \
+    DEF_COMBINE_ARG(K##_u, u64, BETTER, isnan_u64)
+DEF_COMBINE_ARGS(argmax, BETTER_MAX_FIRST)
+DEF_COMBINE_ARGS(argmax_last, BETTER_MAX_LAST)
+DEF_COMBINE_ARGS(argmin, BETTER_MIN_FIRST)
+DEF_COMBINE_ARGS(argmin_last, BETTER_MIN_LAST)
+
+/* LOG_SUM_EXP: (m, s) op (m', s') = (M, s*exp(m-M) + s'*exp(m'-M)), M = max(m, m'). When M is
+ * not finite the result is decided by M alone (NaN, +inf, or all -inf) and s stays 0. */
+#define DEF_COMBINE_LSE(NAME, FIELD, T, MAX, EXP)                                                  \
+    static partial NAME(partial a, partial b)                                                      \
+    {                                                                                              \
+        partial r;                                                                                 \
+        T m = MAX(a.v.FIELD, b.v.FIELD);                                                           \
+        r.v.FIELD = m;                                                                             \
+        r.aux.FIELD = isfinite(m) ? a.aux.FIELD * EXP(a.v.FIELD - m) + b.aux.FIELD * EXP(b.v.FIELD - m) \
+                                  : 0;                                                             \
+        return r;                                                                                  \
+    }
+DEF_COMBINE_LSE(lse_f32, f32, float, max754_f32, dmlcpu_expf)
+DEF_COMBINE_LSE(lse_f64, f64, double, max754_f64, dmlcpu_exp)
+
+enum { FAM_F32, FAM_F64, FAM_S, FAM_U };
+
+static int family(dmlcpu_data_type t)
+{
+    switch (t) {
+    case DMLCPU_DATA_TYPE_FLOAT16:
+    case DMLCPU_DATA_TYPE_FLOAT32: return FAM_F32;
+    case DMLCPU_DATA_TYPE_FLOAT64: return FAM_F64;
+    case DMLCPU_DATA_TYPE_INT8:
+    case DMLCPU_DATA_TYPE_INT16:
+    case DMLCPU_DATA_TYPE_INT32:
+    case DMLCPU_DATA_TYPE_INT64: return FAM_S;
+    default: return FAM_U;
+    }
+}
+
+static const combine_fn combiners[RK_COUNT][4] = {
+    [RK_SUM] = {add_f32, add_f64, add_u64, add_u64},
+    [RK_ASUM] = {add_f32, add_f64, add_u64, add_u64},
+    [RK_SQSUM] = {add_f32, add_f64, add_u64, add_u64},
+    [RK_PROD] = {mul_f32, mul_f64, mul_u64, mul_u64},
+    [RK_MIN] = {min_f32, min_f64, min_s, min_u},
+    [RK_MAX] = {max_f32, max_f64, max_s, max_u},
+    [RK_ARGMIN] = {argmin_f32, argmin_f64, argmin_s, argmin_u},
+    [RK_ARGMIN_LAST] = {argmin_last_f32, argmin_last_f64, argmin_last_s, argmin_last_u},
+    [RK_ARGMAX] = {argmax_f32, argmax_f64, argmax_s, argmax_u},
+    [RK_ARGMAX_LAST] = {argmax_last_f32, argmax_last_f64, argmax_last_s, argmax_last_u},
+    [RK_LSE] = {lse_f32, lse_f64, NULL, NULL},
+};
+
+/* ---- the pairwise tree of SPEC 4 step 5 as a binary counter ----
+ * Pushing v_0, v_1, ... and merging the two newest values whenever the count of pushed values
+ * has another trailing zero builds the complete power-of-two subtrees; folding what is left from
+ * the newest to the oldest gives exactly "replace v_0..v_m-1 by v_0 op v_1, v_2 op v_3, ...,
+ * carry an odd last one, repeat". */
+typedef struct {
+    uint64_t count;
+    int top;
+    partial s[34]; /* at most 2^32 blocks: 33 levels */
+} pairwise;
+
+static inline void pw_push(pairwise *c, partial v, combine_fn op)
+{
+    c->s[c->top++] = v;
+    for (uint64_t k = ++c->count; !(k & 1); k >>= 1) {
+        c->s[c->top - 2] = op(c->s[c->top - 2], c->s[c->top - 1]);
+        c->top--;
+    }
+}
+
+static inline partial pw_finish(pairwise *c, combine_fn op)
+{
+    while (c->top > 1) {
+        c->s[c->top - 2] = op(c->s[c->top - 2], c->s[c->top - 1]);
+        c->top--;
+    }
+    return c->s[0];
+}
+
+/* ---- finalize and store one output element ---- */
+
+static float fin_f32(reduce_finalize fin, float v, uint64_t n)
+{
+    switch (fin) {
+    case FIN_DIV_N: return v / (float)n;
+    case FIN_SQRT: return sqrtf(v);
+    case FIN_LOG: return dmlcpu_logf(v);
+    default: return v;
+    }
+}
+
+static double fin_f64(reduce_finalize fin, double v, uint64_t n)
+{
+    switch (fin) {
+    case FIN_DIV_N: return v / (double)n;
+    case FIN_SQRT: return sqrt(v);
+    case FIN_LOG: return dmlcpu_log(v);
+    default: return v;
+    }
+}
+
+static void store_bits(void *dst, uint64_t bits, size_t size)
+{
+    switch (size) {
+    case 1: { uint8_t v = (uint8_t)bits; memcpy(dst, &v, 1); break; }
+    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
+    default: memcpy(dst, &bits, 8); break;
+    }
+}
+
+static void finish(const reduce_plan *p, partial v, void *dst)
+{
+    if (p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST) {
+        store_bits(dst, v.aux.idx, dtype_size(p->out_type));
+        return;
+    }
+    switch (p->in_type) {
+    case DMLCPU_DATA_TYPE_FLOAT16:
+    case DMLCPU_DATA_TYPE_FLOAT32: {
+        float f = v.v.f32;
+        if (p->finalize == FIN_LSE)
+            f = isfinite(f) ? f + dmlcpu_logf(v.aux.f32) : f;
+        else
+            f = fin_f32(p->finalize, f, p->n);
+        if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
+            uint16_t h = dmlcpu_f32_to_f16(f);
+            memcpy(dst, &h, 2);
+        } else {
+            memcpy(dst, &f, 4);
+        }
+        break;
+    }
+    case DMLCPU_DATA_TYPE_FLOAT64: {
+        double d = v.v.f64;
+        if (p->finalize == FIN_LSE)
+            d = isfinite(d) ? d + dmlcpu_log(v.aux.f64) : d;
+        else
+            d = fin_f64(p->finalize, d, p->n);
+        memcpy(dst, &d, 8);
+        break;
+    }
+    default: /* integers: sums wrap, MIN/MAX are exact; narrowing keeps the low bits */
+        store_bits(dst, v.v.u64, dtype_size(p->in_type));
+        break;
+    }
+}
+
+/* ---- the three loop shapes ---- */
+
+/* Scratch for gathered blocks: a block of the widest element type. */
+typedef union {
+    uint64_t u64[DMLCPU_BLOCK_FREE];
+    unsigned char bytes[DMLCPU_BLOCK_FREE * 8];
+} block_buffer;
+
+/* Partials per row-kernel call: long runs go in chunks of this many blocks. */
+#define CHUNK_BLOCKS 64
+
+static void push_partials(const reduce_plan *p, pairwise *c, const partial *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pw_push(c, parts[i], p->combine);
+}
+
+/* Row kernel over n contiguous elements starting at a block boundary of the group. */
+static void row_run(const reduce_plan *p, pairwise *c, const char *x, size_t n, uint64_t index)
+{
+    size_t es = dtype_size(p->in_type), chunk = (size_t)p->block * CHUNK_BLOCKS;
+    partial parts[CHUNK_BLOCKS];
+    for (size_t done = 0; done < n; done += chunk) {
+        size_t len = n - done < chunk ? n - done : chunk;
+        p->row(x + done * es, len, index + done, parts);
+        push_partials(p, c, parts, (len + p->block - 1) / p->block);
+    }
+}
+
+/* Gathered blocks: the caller appends elements to buf; full blocks go through the row kernel. */
+typedef struct {
+    block_buffer buf;
+    size_t fill;
+    uint64_t start; /* group index of buf's first element */
+} gather_state;
+
+static void gather_flush(const reduce_plan *p, pairwise *c, gather_state *g)
+{
+    if (g->fill == 0)
+        return;
+    partial part;
+    p->row(g->buf.bytes, g->fill, g->start, &part);
+    pw_push(c, part, p->combine);
+    g->start += g->fill;
+    g->fill = 0;
+}
+
+static void gather_append(const reduce_plan *p, pairwise *c, gather_state *g, const char *x,
+                          ptrdiff_t stride_bytes, size_t n)
+{
+    size_t es = dtype_size(p->in_type);
+    while (n > 0) {
+        size_t take = p->block - g->fill < n ? p->block - g->fill : n;
+        unsigned char *dst = g->buf.bytes + g->fill * es;
+        if (stride_bytes == (ptrdiff_t)es) {
+            memcpy(dst, x, take * es);
+        } else {
+            for (size_t i = 0; i < take; i++)
+                memcpy(dst + i * es, x + (ptrdiff_t)i * stride_bytes, es);
+        }
+        x += (ptrdiff_t)take * stride_bytes;
+        g->fill += take;
+        n -= take;
+        if (g->fill == p->block)
+            gather_flush(p, c, g);
+    }
+}
+
+/* Walks the outer reduced dims (all but the innermost) and calls fn for each run of the
+ * innermost reduced dim, in logical order. */
+typedef void (*run_fn)(const reduce_plan *p, void *state, const char *run, uint64_t index);
+
+static void for_each_run(const reduce_plan *p, const char *base, run_fn fn, void *state)
+{
+    const norm_dims *r = &p->red;
+    int outer = r->count - 1;
+    size_t es = dtype_size(p->in_type);
+    uint64_t nin = r->count ? r->size[r->count - 1] : 1;
+    uint32_t c[8] = {0};
+    const char *x = base;
+    for (uint64_t run = 0;; run++) {
+        fn(p, state, x, run * nin);
+        int d = outer - 1;
+        for (; d >= 0; d--) {
+            x += r->in[d] * (ptrdiff_t)es;
+            if (++c[d] < r->size[d])
+                break;
+            x -= (ptrdiff_t)r->size[d] * r->in[d] * (ptrdiff_t)es;
+            c[d] = 0;
+        }
+        if (d < 0)
+            return;
+    }
+}
+
+typedef struct {
+    pairwise pw;
+    gather_state g;
+} group_state;
+
+static void run_direct(const reduce_plan *p, void *state, const char *run, uint64_t index)
+{
+    group_state *s = state;
+    uint64_t nin = p->red.count ? p->red.size[p->red.count - 1] : 1;
+    row_run(p, &s->pw, run, nin, index);
+}
+
+static void run_gather(const reduce_plan *p, void *state, const char *run, uint64_t index)
+{
+    group_state *s = state;
+    (void)index;
+    const norm_dims *r = &p->red;
+    uint64_t nin = r->count ? r->size[r->count - 1] : 1;
+    ptrdiff_t stride = r->count ? r->in[r->count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
+    gather_append(p, &s->pw, &s->g, run, stride, nin);
+}
+
+/* One output of the ROW or STRIDED shape: base is the group's first element. */
+static partial reduce_group(const reduce_plan *p, const char *base, group_state *s)
+{
+    s->pw.count = 0;
+    s->pw.top = 0;
+    s->g.fill = 0;
+    s->g.start = 0;
+    const norm_dims *r = &p->red;
+    uint64_t nin = r->count ? r->size[r->count - 1] : 1;
+    bool direct = p->shape == SHAPE_ROW && (r->count <= 1 || !p->ordered || nin % p->block == 0);
+    for_each_run(p, base, direct ? run_direct : run_gather, s);
+    if (!direct)
+        gather_flush(p, &s->pw, &s->g);
+    return pw_finish(&s->pw, p->combine);
+}
+
+/* Walks the kept dims except the innermost `skip_inner` ones, calling fn with the input and
+ * output positions. */
+typedef void (*out_fn)(const reduce_plan *p, const char *in, char *out, void *state);
+
+static void for_each_output(const reduce_plan *p, const char *in, char *out, int dims, out_fn fn,
+                            void *state)
+{
+    const norm_dims *k = &p->kept;
+    ptrdiff_t ies = (ptrdiff_t)dtype_size(p->in_type), oes = (ptrdiff_t)dtype_size(p->out_type);
+    uint32_t c[8] = {0};
+    for (;;) {
+        fn(p, in, out, state);
+        int d = dims - 1;
+        for (; d >= 0; d--) {
+            in += k->in[d] * ies;
+            out += k->out[d] * oes;
+            if (++c[d] < k->size[d])
+                break;
+            in -= (ptrdiff_t)k->size[d] * k->in[d] * ies;
+            out -= (ptrdiff_t)k->size[d] * k->out[d] * oes;
+            c[d] = 0;
+        }
+        if (d < 0)
+            return;
+    }
+}
+
+static void one_group(const reduce_plan *p, const char *in, char *out, void *state)
+{
+    finish(p, reduce_group(p, in, state), out);
+}
+
+/* COLUMN shape: the innermost kept dim is unit-stride; tiles of up to DMLCPU_COL_TILE outputs. */
+typedef struct {
+    pairwise pw[DMLCPU_COL_TILE];
+    partial parts[DMLCPU_COL_TILE];
+    size_t cols;
+    const char *tile;
+} col_state;
+
+static void col_run(const reduce_plan *p, void *state, const char *run, uint64_t index)
+{
+    col_state *s = state;
+    const norm_dims *r = &p->red;
+    uint64_t nin = r->count ? r->size[r->count - 1] : 1;
+    ptrdiff_t rs = r->count ? r->in[r->count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
+    for (uint64_t r0 = 0; r0 < nin; r0 += p->block) {
+        size_t rows = nin - r0 < p->block ? (size_t)(nin - r0) : p->block;
+        p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, index + r0, s->parts);
+        for (size_t k = 0; k < s->cols; k++)
+            pw_push(&s->pw[k], s->parts[k], p->combine);
+    }
+}
+
+static void col_outputs(const reduce_plan *p, const char *in, char *out, void *state)
+{
+    col_state *s = state;
+    const norm_dims *k = &p->kept;
+    int inner = k->count - 1;
+    size_t ies = dtype_size(p->in_type), oes = dtype_size(p->out_type);
+    for (uint32_t j0 = 0; j0 < k->size[inner]; j0 += DMLCPU_COL_TILE) {
+        s->cols = k->size[inner] - j0 < DMLCPU_COL_TILE ? k->size[inner] - j0 : DMLCPU_COL_TILE;
+        for (size_t j = 0; j < s->cols; j++) {
+            s->pw[j].count = 0;
+            s->pw[j].top = 0;
+        }
+        for_each_run(p, in + j0 * ies, col_run, s);
+        for (size_t j = 0; j < s->cols; j++)
+            finish(p, pw_finish(&s->pw[j], p->combine),
+                   out + ((ptrdiff_t)(j0 + j) * k->out[inner]) * (ptrdiff_t)oes);
+    }
+}
+
+void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
+{
+    const reduce_plan *p = &op->u.reduce;
+    const char *in = b->inputs[0].data;
+    char *out = b->outputs[0].data;
+    if (p->shape == SHAPE_COL) {
+        col_state s;
+        for_each_output(p, in, out, p->kept.count - 1, col_outputs, &s);
+    } else {
+        group_state s;
+        for_each_output(p, in, out, p->kept.count, one_group, &s);
+    }
+}
+
+/* ---- planning ---- */
+
+static reduce_kind kind_of(dmlcpu_reduce_function f, dmlcpu_axis_direction dir, reduce_finalize *fin)
+{
+    bool last = dir == DMLCPU_AXIS_DIRECTION_DECREASING;
+    *fin = FIN_NONE;
+    switch (f) {
+    case DMLCPU_REDUCE_FUNCTION_ARGMAX: return last ? RK_ARGMAX_LAST : RK_ARGMAX;
+    case DMLCPU_REDUCE_FUNCTION_ARGMIN: return last ? RK_ARGMIN_LAST : RK_ARGMIN;
+    case DMLCPU_REDUCE_FUNCTION_AVERAGE: *fin = FIN_DIV_N; return RK_SUM;
+    case DMLCPU_REDUCE_FUNCTION_L1: return RK_ASUM;
+    case DMLCPU_REDUCE_FUNCTION_L2: *fin = FIN_SQRT; return RK_SQSUM;
+    case DMLCPU_REDUCE_FUNCTION_LOG_SUM: *fin = FIN_LOG; return RK_SUM;
+    case DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP: *fin = FIN_LSE; return RK_LSE;
+    case DMLCPU_REDUCE_FUNCTION_MAX: return RK_MAX;
+    case DMLCPU_REDUCE_FUNCTION_MIN: return RK_MIN;
+    case DMLCPU_REDUCE_FUNCTION_MULTIPLY: return RK_PROD;
+    case DMLCPU_REDUCE_FUNCTION_SUM: return RK_SUM;
+    case DMLCPU_REDUCE_FUNCTION_SUM_SQUARE: return RK_SQSUM;
+    }
+    return RK_SUM;
+}
+
+dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_desc *d,
+                            dmlcpu_reduce_function function, dmlcpu_axis_direction direction,
+                            dmlcpu_isa cap)
+{
+    reduce_plan *p = &op->u.reduce;
+    const dmlcpu_tensor_desc *in = d->input_tensor, *out = d->output_tensor;
+    p->kind = kind_of(function, direction, &p->finalize);
+    p->in_type = in->data_type;
+    p->out_type = out->data_type;
+    p->ordered = dtype_is_float(in->data_type) &&
+                 (p->kind <= RK_PROD || p->kind == RK_LSE);
+    p->block = p->ordered && in->data_type == DMLCPU_DATA_TYPE_FLOAT64 ? DMLCPU_BLOCK_F64
+               : p->ordered                                            ? DMLCPU_BLOCK_F32
+                                                                       : DMLCPU_BLOCK_FREE;
+    p->combine = combiners[p->kind][family(in->data_type)];
+
+    uint32_t is[DMLCPU_MAX_RANK], os[DMLCPU_MAX_RANK];
+    uint8_t reduced[DMLCPU_MAX_RANK] = {0};
+    tensor_strides(in, is);
+    tensor_strides(out, os);
+    for (uint32_t i = 0; i < d->axis_count; i++)
+        reduced[d->axes[i]] = 1;
+    shape_reduce(in->dimension_count, in->sizes, is, os, reduced, &p->kept, &p->red);
+    p->n = 1;
+    for (int i = 0; i < p->red.count; i++)
+        p->n *= p->red.size[i];
+
+    const norm_dims *r = &p->red, *k = &p->kept;
+    uint64_t nin = r->count ? r->size[r->count - 1] : 1;
+    if (r->count == 0 || r->in[r->count - 1] == 1)
+        p->shape = SHAPE_ROW;
+    else if (k->count > 0 && k->in[k->count - 1] == 1 &&
+             (r->count == 1 || !p->ordered || nin % p->block == 0))
+        p->shape = SHAPE_COL;
+    else
+        p->shape = SHAPE_STRIDED;
+
+    const kernel_table *tables[5];
+    int nt = dispatch_tables(cap, tables);
+    p->row = NULL;
+    p->col = NULL;
+    dmlcpu_isa row_isa = DMLCPU_ISA_SCALAR, col_isa = DMLCPU_ISA_SCALAR;
+    for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
+        if (tables[t]->row[p->kind][p->in_type]) {
+            p->row = tables[t]->row[p->kind][p->in_type];
+            row_isa = tables[t]->isa;
+        }
+        if (tables[t]->col[p->kind][p->in_type]) {
+            p->col = tables[t]->col[p->kind][p->in_type];
+            col_isa = tables[t]->isa;
+        }
+    }
+    if (!p->row || !p->col || !p->combine)
+        return set_error(DMLCPU_STATUS_UNSUPPORTED, "%s: no kernel for %s on %s", op->name,
+                         dtype_name(p->in_type), dmlcpu_isa_name(cap));
+    op->isa = p->shape == SHAPE_COL ? col_isa : row_isa;
+
+    op->input_count = 1;
+    op->output_count = 1;
+    op->temporary_bytes = 0;
+    op->inputs = malloc(sizeof *op->inputs);
+    op->outputs = malloc(sizeof *op->outputs);
+    if (!op->inputs || !op->outputs)
+        return set_error(DMLCPU_STATUS_OUT_OF_MEMORY, "%s: out of memory", op->name);
+    op->inputs[0] = (binding_rule){tensor_bytes(in), (uint32_t)dtype_size(in->data_type)};
+    op->outputs[0] = (binding_rule){tensor_bytes(out), (uint32_t)dtype_size(out->data_type)};
+    return DMLCPU_STATUS_OK;
+}
