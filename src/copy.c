@@ -171,7 +171,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         op->outputs[i] = (binding_rule){tensor_bytes(&outs[i]), (uint32_t)dtype_size(outs[i].data_type)};
 
     size_t es = dtype_size(ins[0].data_type);
-    const kernel_table *tables[5];
+    const kernel_table *tables[8];
     int nt = dispatch_tables(cap, tables);
     p->copy = NULL;
     p->fill = NULL;

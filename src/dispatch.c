@@ -107,7 +107,7 @@ static bool parse_isa(const char *s, dmlcpu_isa *out)
 /* -1 = not read yet. Both are written once with the same value by any racing thread. */
 static _Atomic int detected_isa = -1;
 static _Atomic int env_cap = -1;
-static _Atomic int api_cap = DMLCPU_ISA_AVX512 + 1; /* no cap */
+static _Atomic int api_cap = -1; /* -1: no cap */
 
 dmlcpu_isa dmlcpu_detected_isa(void)
 {
@@ -149,7 +149,7 @@ dmlcpu_isa dispatch_cap(void)
 {
     dmlcpu_isa cap = isa_min(dmlcpu_detected_isa(), env_isa());
     int api = atomic_load(&api_cap);
-    if (api <= DMLCPU_ISA_NEON)
+    if (api >= 0)
         cap = isa_min(cap, (dmlcpu_isa)api);
     return cap;
 }
@@ -168,9 +168,12 @@ const char *dmlcpu_isa_name(dmlcpu_isa isa)
 
 int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
 {
-    /* Every table of this build, best first. Only the scalar tier exists so far; an ISA table
-     * joins this list, and is used when the cap reaches its level. */
+    /* Every table of this build, best first; a table is used when the cap reaches its level. */
     static const kernel_table *const all[] = {
+#if defined(DMLCPU_HAVE_X86_TABLES)
+        &dmlcpu_kernels_avx512, &dmlcpu_kernels_avx512_free,
+        &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free,
+#endif
         &dmlcpu_kernels_scalar,
     };
     int n = 0;

@@ -9,7 +9,7 @@
 dmlcpu_isa dispatch_cap(void);
 
 /* The kernel tables available up to cap, best first, ending with the scalar table; returns
- * how many were written into out (at most 5). */
+ * how many were written into out (at most 8). */
 int dispatch_tables(dmlcpu_isa cap, const kernel_table **out);
 
 #endif

@@ -81,6 +81,10 @@ typedef struct {
 } kernel_table;
 
 extern const kernel_table dmlcpu_kernels_scalar;
+#if defined(DMLCPU_HAVE_X86_TABLES)
+extern const kernel_table dmlcpu_kernels_avx512, dmlcpu_kernels_avx512_free;
+extern const kernel_table dmlcpu_kernels_avx2, dmlcpu_kernels_avx2_free;
+#endif
 
 /* generic/fp16.c: IEEE binary16 conversions (round to nearest even). */
 float dmlcpu_f16_to_f32(uint16_t h);

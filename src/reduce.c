@@ -470,7 +470,7 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     else
         p->shape = SHAPE_STRIDED;
 
-    const kernel_table *tables[5];
+    const kernel_table *tables[8];
     int nt = dispatch_tables(cap, tables);
     p->row = NULL;
     p->col = NULL;

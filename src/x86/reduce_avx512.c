@@ -1,0 +1,338 @@
+/* AVX-512 (F/BW/DQ/VL) kernels of the float sums in the canonical order, and of LOG_SUM_EXP.
+ *
+ * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is four zmm accumulators. A row kernel
+ * loads a chunk of 64 consecutive f32 (32 f64) and forms its 16 (8) quads in order with two
+ * levels of even/odd permutes: pairs p_i = x_2i + x_2i+1, then quads p_2j + p_2j+1 =
+ * (x_4j + x_4j+1) + (x_4j+2 + x_4j+3). Chunk c holds quads 16c.. (8c..), i.e. lanes of
+ * accumulator c mod 4, so the lanes stay in canonical order. A column kernel adds four rows per
+ * column vector and folds the quad into that column's lane in a lane array on the stack.
+ * Tails are loaded under a mask with the identity in the masked-out places: a quad wholly past
+ * the end then adds the identity to its lane, which leaves the lane unchanged (a lane starts at
+ * +0 and only adds, so it is never -0; and x * 1 = x). */
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__)
+#error "reduce_avx512.c must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl"
+#endif
+
+#include <immintrin.h>
+#include <math.h>
+#include <stdalign.h>
+
+#include "kernels.h"
+#include "x86/avx512_math.h"
+
+/* ---- loads of one vector (16 f32 / 8 f64 accumulator elements), full or the first n ---- */
+
+#define LD_F32(p) _mm512_loadu_ps(p)
+#define LDM_F32(p, n, id) _mm512_mask_loadu_ps(id, (__mmask16)((1u << (n)) - 1), p)
+#define LD_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
+#define LDM_F16(p, n, id)                                                                          \
+    _mm512_mask_blend_ps((__mmask16)((1u << (n)) - 1), id,                                         \
+                         _mm512_cvtph_ps(_mm256_maskz_loadu_epi16((__mmask16)((1u << (n)) - 1), p)))
+#define LD_F64(p) _mm512_loadu_pd(p)
+#define LDM_F64(p, n, id) _mm512_mask_loadu_pd(id, (__mmask8)((1u << (n)) - 1), p)
+
+#define MAP_ID(v) (v)
+#define MAP_ABS_PS(v) _mm512_abs_ps(v)
+#define MAP_SQ_PS(v) _mm512_mul_ps(v, v)
+#define MAP_ABS_PD(v) _mm512_abs_pd(v)
+#define MAP_SQ_PD(v) _mm512_mul_pd(v, v)
+
+static const int32_t even_idx32[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+static const int32_t odd_idx32[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+static const int64_t even_idx64[8] = {0, 2, 4, 6, 8, 10, 12, 14};
+static const int64_t odd_idx64[8] = {1, 3, 5, 7, 9, 11, 13, 15};
+
+
+static inline __m512 pairs_add_ps(__m512 a, __m512 b, __m512i e, __m512i o)
+{
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, e, b), _mm512_permutex2var_ps(a, o, b));
+}
+static inline __m512 pairs_mul_ps(__m512 a, __m512 b, __m512i e, __m512i o)
+{
+    return _mm512_mul_ps(_mm512_permutex2var_ps(a, e, b), _mm512_permutex2var_ps(a, o, b));
+}
+static inline __m512d pairs_add_pd(__m512d a, __m512d b, __m512i e, __m512i o)
+{
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, e, b), _mm512_permutex2var_pd(a, o, b));
+}
+static inline __m512d pairs_mul_pd(__m512d a, __m512d b, __m512i e, __m512i o)
+{
+    return _mm512_mul_pd(_mm512_permutex2var_pd(a, e, b), _mm512_permutex2var_pd(a, o, b));
+}
+
+/* Halving tree over the 64 (32) lanes of a0..a3; returns lane 0. */
+#define DEF_HALVE(NAME, V, S, W, ADDV, ADD4, MOVEHL, SHUF1, CVT, EXTRACT4)                          \
+    static inline S NAME(V a0, V a1, V a2, V a3)                                                    \
+    {                                                                                              \
+        a0 = ADDV(a0, a2);                                                                         \
+        a1 = ADDV(a1, a3);                                                                         \
+        a0 = ADDV(a0, a1);                                                                         \
+        W x0, x1, x2, x3;                                                                          \
+        EXTRACT4(a0, x0, x1, x2, x3);                                                              \
+        x0 = ADD4(x0, x2);                                                                         \
+        x1 = ADD4(x1, x3);                                                                         \
+        x0 = ADD4(x0, x1);                                                                         \
+        x0 = ADD4(x0, MOVEHL(x0));                                                                 \
+        x0 = SHUF1(x0, ADD4);                                                                      \
+        return CVT(x0);                                                                            \
+    }
+#define EXTRACT4_PS(v, x0, x1, x2, x3)                                                             \
+    do {                                                                                           \
+        x0 = _mm512_castps512_ps128(v);                                                            \
+        x1 = _mm512_extractf32x4_ps(v, 1);                                                         \
+        x2 = _mm512_extractf32x4_ps(v, 2);                                                         \
+        x3 = _mm512_extractf32x4_ps(v, 3);                                                         \
+    } while (0)
+#define EXTRACT4_PD(v, x0, x1, x2, x3)                                                             \
+    do {                                                                                           \
+        x0 = _mm512_castpd512_pd128(v);                                                            \
+        x1 = _mm512_extractf64x2_pd(v, 1);                                                         \
+        x2 = _mm512_extractf64x2_pd(v, 2);                                                         \
+        x3 = _mm512_extractf64x2_pd(v, 3);                                                         \
+    } while (0)
+/* f32: after h = 16 there are 16 lanes = four xmm: h = 8, 4 on whole xmm, then h = 2 (lanes 2,3
+ * onto 0,1) and h = 1 (lane 1 onto 0). f64: 8 lanes = four xmm of 2: h = 4, 2 on whole xmm, h = 1
+ * within. The f64 tree therefore needs one step fewer: its MOVEHL step is lane 1 onto lane 0 and
+ * its SHUF1 step does nothing. */
+#define MOVEHL_PS(x) _mm_movehl_ps(x, x)
+#define SHUF1_PS(x, ADD4) ADD4(x, _mm_shuffle_ps(x, x, _MM_SHUFFLE(1, 1, 1, 1)))
+#define MOVEHL_PD(x) _mm_unpackhi_pd(x, x)
+#define SHUF1_PD(x, ADD4) (x)
+DEF_HALVE(halve_add_ps, __m512, float, __m128, _mm512_add_ps, _mm_add_ps, MOVEHL_PS, SHUF1_PS, _mm_cvtss_f32, EXTRACT4_PS)
+DEF_HALVE(halve_mul_ps, __m512, float, __m128, _mm512_mul_ps, _mm_mul_ps, MOVEHL_PS, SHUF1_PS, _mm_cvtss_f32, EXTRACT4_PS)
+DEF_HALVE(halve_add_pd, __m512d, double, __m128d, _mm512_add_pd, _mm_add_pd, MOVEHL_PD, SHUF1_PD, _mm_cvtsd_f64, EXTRACT4_PD)
+DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOVEHL_PD, SHUF1_PD, _mm_cvtsd_f64, EXTRACT4_PD)
+
+/* Steps 2-4 of SPEC 4 over one block p[0..m) (m <= 64 L): the block's value. MAP(v) maps a
+ * loaded vector (it may use aux); masked loads put fill where elements are missing, chosen so
+ * that MAP(fill) is the identity id. */
+#define DEF_BLOCK(BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, IDX)                              \
+    static inline S BNAME(const T *p, size_t m, V id, V fill, V aux)                               \
+    {                                                                                              \
+        (void)aux;                                                                                 \
+        const __m512i ev = _mm512_loadu_si512(even_##IDX), od = _mm512_loadu_si512(odd_##IDX);    \
+        V a0 = id, a1 = id, a2 = id, a3 = id;                                                      \
+        const size_t chunk = 4 * (EPV);                                                            \
+        size_t full = m / chunk, c = 0;                                                            \
+        for (; c + 4 <= full; c += 4) {                                                            \
+            const T *q = p + c * chunk;                                                            \
+            a0 = _mm512_##OPN##_##SFX(a0, QUADS(q, LD, MAP, OPN, SFX));                            \
+            a1 = _mm512_##OPN##_##SFX(a1, QUADS(q + chunk, LD, MAP, OPN, SFX));                    \
+            a2 = _mm512_##OPN##_##SFX(a2, QUADS(q + 2 * chunk, LD, MAP, OPN, SFX));                \
+            a3 = _mm512_##OPN##_##SFX(a3, QUADS(q + 3 * chunk, LD, MAP, OPN, SFX));                \
+        }                                                                                          \
+        for (; c < full; c++) {                                                                    \
+            V qv = QUADS(p + c * chunk, LD, MAP, OPN, SFX);                                        \
+            if ((c & 3) == 0) a0 = _mm512_##OPN##_##SFX(a0, qv);                                   \
+            else if ((c & 3) == 1) a1 = _mm512_##OPN##_##SFX(a1, qv);                              \
+            else a2 = _mm512_##OPN##_##SFX(a2, qv);                                                \
+        }                                                                                          \
+        size_t rest = m - full * chunk;                                                            \
+        if (rest) {                                                                                \
+            const T *q = p + full * chunk;                                                         \
+            V v[4];                                                                                \
+            for (size_t i = 0; i < 4; i++) {                                                       \
+                size_t have = rest > i * (EPV) ? rest - i * (EPV) : 0;                             \
+                v[i] = have >= (EPV) ? MAP(LD(q + i * (EPV)))                                      \
+                       : have    ? MAP(LDM(q + i * (EPV), (unsigned)have, fill))                   \
+                                 : id;                                                             \
+            }                                                                                      \
+            V qv = pairs_##OPN##_##SFX(pairs_##OPN##_##SFX(v[0], v[1], ev, od),                    \
+                                       pairs_##OPN##_##SFX(v[2], v[3], ev, od), ev, od);           \
+            if ((full & 3) == 0) a0 = _mm512_##OPN##_##SFX(a0, qv);                                \
+            else if ((full & 3) == 1) a1 = _mm512_##OPN##_##SFX(a1, qv);                           \
+            else if ((full & 3) == 2) a2 = _mm512_##OPN##_##SFX(a2, qv);                           \
+            else a3 = _mm512_##OPN##_##SFX(a3, qv);                                                \
+        }                                                                                          \
+        return halve_##OPN##_##SFX(a0, a1, a2, a3);                                                \
+    }
+#define QUADS(q, LD, MAP, OPN, SFX)                                                                \
+    pairs_##OPN##_##SFX(pairs_##OPN##_##SFX(MAP(LD(q)), MAP(LD((q) + chunk / 4)), ev, od),        \
+                        pairs_##OPN##_##SFX(MAP(LD((q) + chunk / 2)), MAP(LD((q) + 3 * chunk / 4)), ev, od), \
+                        ev, od)
+
+#define DEF_ROW(NAME, BNAME, T, L, SFX, ID, FIELD)                                                 \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    {                                                                                              \
+        const T *x = xv;                                                                           \
+        (void)index_base;                                                                          \
+        for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
+            size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
+            out->v.FIELD = BNAME(x + b0, m, _mm512_set1_##SFX(ID), _mm512_set1_##SFX(ID),          \
+                                 _mm512_set1_##SFX(ID));                                           \
+        }                                                                                          \
+    }
+
+/* The lane loop of a column kernel: lane[j][k] is lane j of column k (K <= 64 columns in nv
+ * vectors of EPV, the last one holding `last`). AUX(o) is the aux vector of columns o.. . */
+#define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
+    for (size_t j = 0; j < (L); j++)                                                               \
+        for (size_t v = 0; v < nv; v++)                                                            \
+            _mm512_store_##SFX(&lane[j][v * (EPV)], id);                                           \
+    for (size_t r0 = 0; r0 < nrows; r0 += 4) {                                                     \
+        size_t have = nrows - r0 < 4 ? nrows - r0 : 4;                                             \
+        const T *r[4];                                                                             \
+        for (size_t i = 0; i < 4; i++)                                                             \
+            r[i] = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);                     \
+        V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
+        for (size_t v = 0; v < nv; v++) {                                                          \
+            size_t o = v * (EPV);                                                                  \
+            V aux = AUX(o);                                                                        \
+            (void)aux;                                                                             \
+            V e[4];                                                                                \
+            for (size_t i = 0; i < 4; i++)                                                         \
+                e[i] = i >= have ? id                                                              \
+                       : v + 1 < nv || last == (EPV) ? MAP(LD(r[i] + o))                           \
+                                                     : MAP(LDM(r[i] + o, last, fill));             \
+            V qv = _mm512_##OPN##_##SFX(_mm512_##OPN##_##SFX(e[0], e[1]),                          \
+                                        _mm512_##OPN##_##SFX(e[2], e[3]));                         \
+            ln[v] = _mm512_##OPN##_##SFX(ln[v], qv);                                               \
+        }                                                                                          \
+    }                                                                                              \
+    for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \
+        for (size_t i = 0; i < h; i++)                                                             \
+            for (size_t v = 0; v < nv; v++)                                                        \
+                ((V *)lane[i])[v] = _mm512_##OPN##_##SFX(((V *)lane[i])[v], ((V *)lane[i + h])[v]);
+
+#define NO_AUX(o) id
+#define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+                     partial *out)                                                                 \
+    {                                                                                              \
+        const char *x = xv;                                                                        \
+        (void)index_base;                                                                          \
+        alignas(64) S lane[L][DMLCPU_COL_TILE];                                                    \
+        const V id = _mm512_set1_##SFX(ID), fill = id;                                             \
+        const size_t nv = (K + (EPV) - 1) / (EPV);                                                 \
+        const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \
+        COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX)                                    \
+        for (size_t k = 0; k < K; k++)                                                             \
+            out[k].v.FIELD = lane[0][k];                                                           \
+    }
+
+#define DEF_SUMS(...) DEF_SUMS_(__VA_ARGS__) /* expands F32ARGS / F64ARGS first */
+#define DEF_SUMS_(ROW, COL, BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD, IDX)          \
+    DEF_BLOCK(BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, IDX)                                  \
+    DEF_ROW(ROW, BNAME, T, L, SFX, ID, FIELD)                                                      \
+    DEF_COL(COL, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)
+
+#define F32ARGS __m512, float, 16, 64
+#define F64ARGS __m512d, double, 8, 32
+DEF_SUMS(reduce_row_sum_f32_avx512, reduce_col_sum_f32_avx512, block_sum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, add, ps, 0.0f, f32, idx32)
+DEF_SUMS(reduce_row_sum_f16_avx512, reduce_col_sum_f16_avx512, block_sum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, add, ps, 0.0f, f32, idx32)
+DEF_SUMS(reduce_row_sum_f64_avx512, reduce_col_sum_f64_avx512, block_sum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, add, pd, 0.0, f64, idx64)
+DEF_SUMS(reduce_row_asum_f32_avx512, reduce_col_asum_f32_avx512, block_asum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ABS_PS, add, ps, 0.0f, f32, idx32)
+DEF_SUMS(reduce_row_asum_f16_avx512, reduce_col_asum_f16_avx512, block_asum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ABS_PS, add, ps, 0.0f, f32, idx32)
+DEF_SUMS(reduce_row_asum_f64_avx512, reduce_col_asum_f64_avx512, block_asum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ABS_PD, add, pd, 0.0, f64, idx64)
+DEF_SUMS(reduce_row_sqsum_f32_avx512, reduce_col_sqsum_f32_avx512, block_sqsum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_SQ_PS, add, ps, 0.0f, f32, idx32)
+DEF_SUMS(reduce_row_sqsum_f16_avx512, reduce_col_sqsum_f16_avx512, block_sqsum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_SQ_PS, add, ps, 0.0f, f32, idx32)
+DEF_SUMS(reduce_row_sqsum_f64_avx512, reduce_col_sqsum_f64_avx512, block_sqsum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_SQ_PD, add, pd, 0.0, f64, idx64)
+DEF_SUMS(reduce_row_prod_f32_avx512, reduce_col_prod_f32_avx512, block_prod_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, mul, ps, 1.0f, f32, idx32)
+DEF_SUMS(reduce_row_prod_f16_avx512, reduce_col_prod_f16_avx512, block_prod_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, mul, ps, 1.0f, f32, idx32)
+DEF_SUMS(reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512, block_prod_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, mul, pd, 1.0, f64, idx64)
+
+/* ---- LOG_SUM_EXP: block max m (NaN tracked apart: the vector max instruction does not
+ * propagate it), then the canonical block sum of exp(x - m) with -inf as the fill (exp(-inf) is
+ * the identity 0). The max instruction may return -0 where IEEE maximum gives +0; the sum, the
+ * combination and the result are the same for either sign of a zero m. ---- */
+
+#define MAP_EXPSUB_PS(v) exp_ps_avx512(_mm512_sub_ps(v, aux))
+#define MAP_EXPSUB_PD(v) exp_pd_avx512(_mm512_sub_pd(v, aux))
+DEF_BLOCK(block_lse_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, MAP_EXPSUB_PS, add, ps, idx32)
+DEF_BLOCK(block_lse_f16, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, MAP_EXPSUB_PS, add, ps, idx32)
+DEF_BLOCK(block_lse_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, MAP_EXPSUB_PD, add, pd, idx64)
+
+#define MAXNAN_PS(acc, nan, v)                                                                     \
+    do {                                                                                           \
+        __m512 v_ = (v);                                                                           \
+        nan |= _mm512_cmp_ps_mask(v_, v_, _CMP_UNORD_Q);                                           \
+        acc = _mm512_max_ps(acc, v_);                                                              \
+    } while (0)
+#define MAXNAN_PD(acc, nan, v)                                                                     \
+    do {                                                                                           \
+        __m512d v_ = (v);                                                                          \
+        nan |= _mm512_cmp_pd_mask(v_, v_, _CMP_UNORD_Q);                                           \
+        acc = _mm512_max_pd(acc, v_);                                                              \
+    } while (0)
+
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, HMAX, FIELD)               \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    {                                                                                              \
+        const T *x = xv;                                                                           \
+        (void)index_base;                                                                          \
+        const V ninf = _mm512_set1_##SFX(-INFINITY), zero = _mm512_setzero_##SFX();                \
+        for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
+            size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
+            const T *p = x + b0;                                                                   \
+            V mv = ninf;                                                                           \
+            unsigned nan = 0;                                                                      \
+            size_t i = 0;                                                                          \
+            for (; i + (EPV) <= m; i += (EPV))                                                     \
+                MAXNAN(mv, nan, LD(p + i));                                                        \
+            if (i < m)                                                                             \
+                MAXNAN(mv, nan, LDM(p + i, (unsigned)(m - i), ninf));                              \
+            S mx = nan ? (S)NAN : HMAX(mv);                                                        \
+            out->v.FIELD = mx;                                                                     \
+            out->aux.FIELD = isfinite(mx) ? BNAME(p, m, zero, ninf, _mm512_set1_##SFX(mx)) : 0;    \
+        }                                                                                          \
+    }
+DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_lse_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, _mm512_reduce_max_ps, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_lse_f16, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, _mm512_reduce_max_ps, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_lse_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, _mm512_reduce_max_pd, f64)
+
+#define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, FIELD)                            \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+                     partial *out)                                                                 \
+    {                                                                                              \
+        const char *x = xv;                                                                        \
+        (void)index_base;                                                                          \
+        alignas(64) S lane[L][DMLCPU_COL_TILE];                                                    \
+        alignas(64) S mcol[DMLCPU_COL_TILE];                                                       \
+        unsigned nanv[DMLCPU_COL_TILE / (EPV)];                                                    \
+        const V id = _mm512_setzero_##SFX(), fill = _mm512_set1_##SFX(-INFINITY);                 \
+        const size_t nv = (K + (EPV) - 1) / (EPV);                                                 \
+        const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \
+        for (size_t v = 0; v < nv; v++) {                                                          \
+            V mv = fill;                                                                           \
+            unsigned nan = 0;                                                                      \
+            for (size_t i = 0; i < nrows; i++) {                                                   \
+                const T *r = (const T *)(x + (ptrdiff_t)i * rs) + v * (EPV);                       \
+                MAXNAN(mv, nan, v + 1 < nv || last == (EPV) ? LD(r) : LDM(r, last, fill));         \
+            }                                                                                      \
+            _mm512_store_##SFX(&mcol[v * (EPV)], mv);                                              \
+            nanv[v] = nan;                                                                         \
+        }                                                                                          \
+        COL_LANES(T, V, EPV, L, LD, LDM, MAP_EXPSUB_##SFX##_U, add, SFX, LSE_AUX_##SFX)           \
+        for (size_t k = 0; k < K; k++) {                                                           \
+            S mx = (nanv[k / (EPV)] >> (k % (EPV))) & 1 ? (S)NAN : mcol[k];                        \
+            out[k].v.FIELD = mx;                                                                   \
+            out[k].aux.FIELD = isfinite(mx) ? lane[0][k] : 0;                                      \
+        }                                                                                          \
+    }
+#define LSE_AUX_ps(o) _mm512_load_ps(&mcol[o])
+#define LSE_AUX_pd(o) _mm512_load_pd(&mcol[o])
+#define MAP_EXPSUB_ps_U(v) exp_ps_avx512(_mm512_sub_ps(v, aux))
+#define MAP_EXPSUB_pd_U(v) exp_pd_avx512(_mm512_sub_pd(v, aux))
+DEF_COL_LSE(reduce_col_lse_f32_avx512, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, f32)
+DEF_COL_LSE(reduce_col_lse_f16_avx512, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, f32)
+DEF_COL_LSE(reduce_col_lse_f64_avx512, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, f64)
+
+#define ENTRY(K, T, R, C) .row[K][DMLCPU_DATA_TYPE_##T] = R, .col[K][DMLCPU_DATA_TYPE_##T] = C
+const kernel_table dmlcpu_kernels_avx512 = {
+    .isa = DMLCPU_ISA_AVX512,
+    ENTRY(RK_SUM, FLOAT32, reduce_row_sum_f32_avx512, reduce_col_sum_f32_avx512),
+    ENTRY(RK_SUM, FLOAT16, reduce_row_sum_f16_avx512, reduce_col_sum_f16_avx512),
+    ENTRY(RK_SUM, FLOAT64, reduce_row_sum_f64_avx512, reduce_col_sum_f64_avx512),
+    ENTRY(RK_ASUM, FLOAT32, reduce_row_asum_f32_avx512, reduce_col_asum_f32_avx512),
+    ENTRY(RK_ASUM, FLOAT16, reduce_row_asum_f16_avx512, reduce_col_asum_f16_avx512),
+    ENTRY(RK_ASUM, FLOAT64, reduce_row_asum_f64_avx512, reduce_col_asum_f64_avx512),
+    ENTRY(RK_SQSUM, FLOAT32, reduce_row_sqsum_f32_avx512, reduce_col_sqsum_f32_avx512),
+    ENTRY(RK_SQSUM, FLOAT16, reduce_row_sqsum_f16_avx512, reduce_col_sqsum_f16_avx512),
+    ENTRY(RK_SQSUM, FLOAT64, reduce_row_sqsum_f64_avx512, reduce_col_sqsum_f64_avx512),
+    ENTRY(RK_PROD, FLOAT32, reduce_row_prod_f32_avx512, reduce_col_prod_f32_avx512),
+    ENTRY(RK_PROD, FLOAT16, reduce_row_prod_f16_avx512, reduce_col_prod_f16_avx512),
+    ENTRY(RK_PROD, FLOAT64, reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512),
+    ENTRY(RK_LSE, FLOAT32, reduce_row_lse_f32_avx512, reduce_col_lse_f32_avx512),
+    ENTRY(RK_LSE, FLOAT16, reduce_row_lse_f16_avx512, reduce_col_lse_f16_avx512),
+    ENTRY(RK_LSE, FLOAT64, reduce_row_lse_f64_avx512, reduce_col_lse_f64_avx512),
+};
