@@ -355,6 +355,21 @@ static void one_group(const reduce_plan *p, const char *in, char *out, void *sta
     finish(p, reduce_group(p, in, state), out);
 }
 
+/* The common ROW case: one contiguous run per output (a single reduced dim after merging). */
+static void one_run(const reduce_plan *p, const char *in, char *out, void *state)
+{
+    (void)state;
+    partial part;
+    if (p->n <= p->block) {
+        p->row(in, (size_t)p->n, 0, &part);
+    } else {
+        pairwise pw = {0};
+        row_run(p, &pw, in, (size_t)p->n, 0);
+        part = pw_finish(&pw, p->combine);
+    }
+    finish(p, part, out);
+}
+
 /* COLUMN shape: the innermost kept dim is unit-stride; tiles of up to DMLCPU_COL_TILE outputs. */
 typedef struct {
     pairwise pw[DMLCPU_COL_TILE];
@@ -404,6 +419,8 @@ void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
     if (p->shape == SHAPE_COL) {
         col_state s;
         for_each_output(p, in, out, p->kept.count - 1, col_outputs, &s);
+    } else if (p->shape == SHAPE_ROW && p->red.count == 1) {
+        for_each_output(p, in, out, p->kept.count, one_run, NULL);
     } else {
         group_state s;
         for_each_output(p, in, out, p->kept.count, one_group, &s);

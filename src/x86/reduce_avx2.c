@@ -1,12 +1,424 @@
-/* (kernels to come) */
+/* AVX2 (+FMA, F16C) kernels of the float sums in the canonical order, and of LOG_SUM_EXP.
+ *
+ * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is eight ymm accumulators a0..a7. A row
+ * kernel reads a block in chunks of four consecutive ymm (32 f32 or 16 f64 elements) and turns
+ * each chunk into its 8 (4) quads with pairwise operations:
+ *
+ *   f32: hadd(hadd(A, B), hadd(C, D)) of A = x0..7, B = x8..15, C = x16..23, D = x24..31 is
+ *        [q0 q2 q4 q6 | q1 q3 q5 q7] with q_m = (x_4m + x_4m+1) + (x_4m+2 + x_4m+3): the first
+ *        hadd forms the pairs p_i = x_2i + x_2i+1, the second adds p_2m and p_2m+1 (hadd works
+ *        within each 128-bit half, hence the permuted order). Chunk c holds quads 8c..8c+7, i.e.
+ *        lanes 8(c mod 8).. of the virtual vector, so it goes to a_(c mod 8); every accumulator
+ *        has the same permutation, which the halving tree undoes once, after the steps that
+ *        combine whole registers (h = 32, 16, 8) and before the steps inside one register.
+ *   f64: hadd(A, B) = [p0 p2 | p1 p3] and hadd(C, D) = [p4 p6 | p5 p7]; joining the low halves
+ *        and the high halves gives [p0 p2 p4 p6] and [p1 p3 p5 p7], whose sum is [q0 q1 q2 q3] in
+ *        canonical order. Chunk c (quads 4c..4c+3) goes to a_(c mod 8).
+ *
+ * MULTIPLY uses the same shapes with even/odd shuffles and a multiply in place of hadd (same
+ * output positions). A column kernel adds four rows per column vector and folds the quad into
+ * that column's lane in a lane array on the stack (lane[j][k], quad of rows 4q..4q+3 into lane
+ * q mod L). Tails are loaded under a mask with fill where elements are missing, chosen so that
+ * the mapped fill is the identity; a vector wholly past the end is the identity itself. A quad
+ * wholly past the end then adds the identity to its lane, which leaves it unchanged (a lane
+ * starts at +0 and only adds, so it is never -0; and x * 1 = x). No byte outside the given
+ * elements is read: masked loads do not touch masked-out memory, and a FLOAT16 tail is copied
+ * into a small buffer first. */
 #if !defined(__AVX2__) || !defined(__FMA__) || !defined(__F16C__)
 #error "reduce_avx2.c must be compiled with -mavx2 -mfma -mf16c"
 #endif
 
 #include <immintrin.h>
+#include <math.h>
+#include <stdalign.h>
+#include <string.h>
 
 #include "kernels.h"
+#include "x86/avx2_math.h"
 
+/* ---- loads of one vector (8 f32 / 4 f64 accumulator elements), full or the first n ---- */
+
+static const int32_t mask_tab32[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+static const int64_t mask_tab64[8] = {-1, -1, -1, -1, 0, 0, 0, 0};
+
+/* first n (1..8) f32 elements set */
+static inline __m256i mask32(unsigned n) { return _mm256_loadu_si256((const __m256i *)(mask_tab32 + 8 - n)); }
+/* first n (1..4) f64 elements set */
+static inline __m256i mask64(unsigned n) { return _mm256_loadu_si256((const __m256i *)(mask_tab64 + 4 - n)); }
+
+static inline __m256 ldm_f32(const float *p, unsigned n, __m256 fill)
+{
+    __m256i m = mask32(n);
+    return _mm256_blendv_ps(fill, _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
+}
+static inline __m256 ldm_f16(const uint16_t *p, unsigned n, __m256 fill)
+{
+    uint16_t buf[8] = {0};
+    memcpy(buf, p, n * sizeof *p);
+    __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)buf));
+    return _mm256_blendv_ps(fill, v, _mm256_castsi256_ps(mask32(n)));
+}
+static inline __m256d ldm_f64(const double *p, unsigned n, __m256d fill)
+{
+    __m256i m = mask64(n);
+    return _mm256_blendv_pd(fill, _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
+}
+
+#define LD_F32(p) _mm256_loadu_ps(p)
+#define LDM_F32(p, n, fill) ldm_f32(p, n, fill)
+#define LD_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
+#define LDM_F16(p, n, fill) ldm_f16(p, n, fill)
+#define LD_F64(p) _mm256_loadu_pd(p)
+#define LDM_F64(p, n, fill) ldm_f64(p, n, fill)
+
+#define MAP_ID(v) (v)
+#define MAP_ABS_PS(v) _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))
+#define MAP_SQ_PS(v) _mm256_mul_ps(v, v)
+#define MAP_ABS_PD(v) _mm256_and_pd(v, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll)))
+#define MAP_SQ_PD(v) _mm256_mul_pd(v, v)
+
+/* ---- quads of one chunk (four consecutive vectors) ---- */
+
+/* [a0 op a1, a2 op a3, b0 op b1, b2 op b3 | the same for elements 4..7], as hadd */
+static inline __m256 pairs_add_ps(__m256 a, __m256 b) { return _mm256_hadd_ps(a, b); }
+static inline __m256 pairs_mul_ps(__m256 a, __m256 b)
+{
+    return _mm256_mul_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)),
+                         _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+/* [a0 op a1, b0 op b1 | a2 op a3, b2 op b3], as hadd */
+static inline __m256d pairs_add_pd(__m256d a, __m256d b) { return _mm256_hadd_pd(a, b); }
+static inline __m256d pairs_mul_pd(__m256d a, __m256d b)
+{
+    return _mm256_mul_pd(_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
+}
+
+/* f32: quads 0..7 of x[0..32) in the order [q0 q2 q4 q6 | q1 q3 q5 q7] */
+#define DEF_QUADS_PS(OPN)                                                                          \
+    static inline __m256 quads_##OPN##_ps(__m256 a, __m256 b, __m256 c, __m256 d)                   \
+    {                                                                                              \
+        return pairs_##OPN##_ps(pairs_##OPN##_ps(a, b), pairs_##OPN##_ps(c, d));                   \
+    }
+/* f64: quads 0..3 of x[0..16) in canonical order */
+#define DEF_QUADS_PD(OPN)                                                                          \
+    static inline __m256d quads_##OPN##_pd(__m256d a, __m256d b, __m256d c, __m256d d)              \
+    {                                                                                              \
+        __m256d x = pairs_##OPN##_pd(a, b), y = pairs_##OPN##_pd(c, d); /* [p0 p2|p1 p3] ... */    \
+        return _mm256_##OPN##_pd(_mm256_permute2f128_pd(x, y, 0x20),  /* p0 p2 p4 p6 */            \
+                                 _mm256_permute2f128_pd(x, y, 0x31)); /* p1 p3 p5 p7 */            \
+    }
+DEF_QUADS_PS(add)
+DEF_QUADS_PS(mul)
+DEF_QUADS_PD(add)
+DEF_QUADS_PD(mul)
+
+/* ---- halving tree over the 64 (32) lanes of a[0..8); returns lane 0 ----
+ * h = L/2, L/4, L/8 combine whole registers (a_r with a_r+4, then +2, then +1); the last three
+ * (f32) or two (f64) steps work inside a[0]. f32 first restores the canonical order of its
+ * lanes: position i of a register holds lane perm[i] = 0,2,4,6,1,3,5,7. */
+#define DEF_HALVE_PS(OPN)                                                                          \
+    static inline float halve_##OPN##_ps(const __m256 *a)                                          \
+    {                                                                                              \
+        __m256 b0 = _mm256_##OPN##_ps(a[0], a[4]), b1 = _mm256_##OPN##_ps(a[1], a[5]);              \
+        __m256 b2 = _mm256_##OPN##_ps(a[2], a[6]), b3 = _mm256_##OPN##_ps(a[3], a[7]);              \
+        b0 = _mm256_##OPN##_ps(b0, b2);                                                            \
+        b1 = _mm256_##OPN##_ps(b1, b3);                                                            \
+        b0 = _mm256_##OPN##_ps(b0, b1);                                                            \
+        b0 = _mm256_permutevar8x32_ps(b0, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));              \
+        __m128 x = _mm_##OPN##_ps(_mm256_castps256_ps128(b0), _mm256_extractf128_ps(b0, 1));       \
+        x = _mm_##OPN##_ps(x, _mm_movehl_ps(x, x));                                                \
+        x = _mm_##OPN##_ps(x, _mm_shuffle_ps(x, x, _MM_SHUFFLE(1, 1, 1, 1)));                      \
+        return _mm_cvtss_f32(x);                                                                   \
+    }
+#define DEF_HALVE_PD(OPN)                                                                          \
+    static inline double halve_##OPN##_pd(const __m256d *a)                                        \
+    {                                                                                              \
+        __m256d b0 = _mm256_##OPN##_pd(a[0], a[4]), b1 = _mm256_##OPN##_pd(a[1], a[5]);             \
+        __m256d b2 = _mm256_##OPN##_pd(a[2], a[6]), b3 = _mm256_##OPN##_pd(a[3], a[7]);             \
+        b0 = _mm256_##OPN##_pd(b0, b2);                                                            \
+        b1 = _mm256_##OPN##_pd(b1, b3);                                                            \
+        b0 = _mm256_##OPN##_pd(b0, b1);                                                            \
+        __m128d x = _mm_##OPN##_pd(_mm256_castpd256_pd128(b0), _mm256_extractf128_pd(b0, 1));      \
+        x = _mm_##OPN##_pd(x, _mm_unpackhi_pd(x, x));                                              \
+        return _mm_cvtsd_f64(x);                                                                   \
+    }
+DEF_HALVE_PS(add)
+DEF_HALVE_PS(mul)
+DEF_HALVE_PD(add)
+DEF_HALVE_PD(mul)
+
+/* ---- row kernels ----
+ * Steps 2-4 of SPEC 4 over one block p[0..m) (m <= 64 L): the block's value. MAP(v) maps a
+ * loaded vector (it may use aux); masked loads put fill where elements are missing, chosen so
+ * that MAP(fill) is the identity id. */
+#define QUADS_AT(q, LD, MAP, OPN, SFX, EPV)                                                        \
+    quads_##OPN##_##SFX(MAP(LD(q)), MAP(LD((q) + (EPV))), MAP(LD((q) + 2 * (EPV))),                \
+                        MAP(LD((q) + 3 * (EPV))))
+#define DEF_BLOCK(BNAME, T, V, S, EPV, LD, LDM, MAP, OPN, SFX)                                     \
+    static inline S BNAME(const T *p, size_t m, V id, V fill, V aux)                               \
+    {                                                                                              \
+        (void)aux;                                                                                 \
+        const size_t chunk = 4 * (EPV);                                                            \
+        size_t full = m / chunk, c = 0;                                                            \
+        V a0 = id, a1 = id, a2 = id, a3 = id, a4 = id, a5 = id, a6 = id, a7 = id;                  \
+        for (; c + 8 <= full; c += 8) {                                                            \
+            const T *q = p + c * chunk;                                                            \
+            a0 = _mm256_##OPN##_##SFX(a0, QUADS_AT(q, LD, MAP, OPN, SFX, EPV));                    \
+            a1 = _mm256_##OPN##_##SFX(a1, QUADS_AT(q + chunk, LD, MAP, OPN, SFX, EPV));            \
+            a2 = _mm256_##OPN##_##SFX(a2, QUADS_AT(q + 2 * chunk, LD, MAP, OPN, SFX, EPV));        \
+            a3 = _mm256_##OPN##_##SFX(a3, QUADS_AT(q + 3 * chunk, LD, MAP, OPN, SFX, EPV));        \
+            a4 = _mm256_##OPN##_##SFX(a4, QUADS_AT(q + 4 * chunk, LD, MAP, OPN, SFX, EPV));        \
+            a5 = _mm256_##OPN##_##SFX(a5, QUADS_AT(q + 5 * chunk, LD, MAP, OPN, SFX, EPV));        \
+            a6 = _mm256_##OPN##_##SFX(a6, QUADS_AT(q + 6 * chunk, LD, MAP, OPN, SFX, EPV));        \
+            a7 = _mm256_##OPN##_##SFX(a7, QUADS_AT(q + 7 * chunk, LD, MAP, OPN, SFX, EPV));        \
+        }                                                                                          \
+        V a[8] = {a0, a1, a2, a3, a4, a5, a6, a7};                                                 \
+        for (; c < full; c++)                                                                      \
+            a[c & 7] = _mm256_##OPN##_##SFX(a[c & 7], QUADS_AT(p + c * chunk, LD, MAP, OPN, SFX, EPV)); \
+        size_t rest = m - full * chunk;                                                            \
+        if (rest) {                                                                                \
+            const T *q = p + full * chunk;                                                         \
+            V v[4];                                                                                \
+            for (size_t i = 0; i < 4; i++) {                                                       \
+                size_t have = rest > i * (EPV) ? rest - i * (EPV) : 0;                             \
+                v[i] = have >= (EPV) ? MAP(LD(q + i * (EPV)))                                      \
+                       : have    ? MAP(LDM(q + i * (EPV), (unsigned)have, fill))                   \
+                                 : id;                                                             \
+            }                                                                                      \
+            a[full & 7] = _mm256_##OPN##_##SFX(a[full & 7], quads_##OPN##_##SFX(v[0], v[1], v[2], v[3])); \
+        }                                                                                          \
+        return halve_##OPN##_##SFX(a);                                                             \
+    }
+
+#define DEF_ROW(NAME, BNAME, T, L, SFX, ID, FIELD)                                                 \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    {                                                                                              \
+        const T *x = xv;                                                                           \
+        (void)index_base;                                                                          \
+        for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
+            size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
+            out->v.FIELD = BNAME(x + b0, m, _mm256_set1_##SFX(ID), _mm256_set1_##SFX(ID),          \
+                                 _mm256_set1_##SFX(ID));                                           \
+        }                                                                                          \
+    }
+
+/* ---- column kernels ----
+ * The lane loop: lane[j][k] is lane j of column k (K <= 64 columns: nfull vectors of EPV, then
+ * one of rem if rem > 0). AUX(o) is the aux vector of columns o.. . Groups of four rows take the
+ * plain path; a last group of 1..3 rows has the identity for the missing rows. */
+#define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
+    for (size_t j = 0; j < (L); j++)                                                               \
+        for (size_t v = 0; v < nv; v++)                                                            \
+            _mm256_store_##SFX(&lane[j][v * (EPV)], id);                                           \
+    for (size_t r0 = 0; r0 < nrows; r0 += 4) {                                                     \
+        size_t have = nrows - r0 < 4 ? nrows - r0 : 4;                                             \
+        const T *r[4];                                                                             \
+        for (size_t i = 0; i < 4; i++)                                                             \
+            r[i] = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);                     \
+        V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
+        size_t v = 0;                                                                              \
+        if (have == 4) {                                                                           \
+            for (; v < nfull; v++) {                                                               \
+                size_t o = v * (EPV);                                                              \
+                V aux = AUX(o);                                                                    \
+                (void)aux;                                                                         \
+                V e0 = MAP(LD(r[0] + o)), e1 = MAP(LD(r[1] + o));                                  \
+                V e2 = MAP(LD(r[2] + o)), e3 = MAP(LD(r[3] + o));                                  \
+                ln[v] = _mm256_##OPN##_##SFX(                                                      \
+                    ln[v], _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e0, e1), _mm256_##OPN##_##SFX(e2, e3))); \
+            }                                                                                      \
+        }                                                                                          \
+        for (; v < nv; v++) {                                                                      \
+            size_t o = v * (EPV);                                                                  \
+            V aux = AUX(o);                                                                        \
+            (void)aux;                                                                             \
+            V e[4];                                                                                \
+            for (size_t i = 0; i < 4; i++)                                                         \
+                e[i] = i >= have   ? id                                                            \
+                       : v < nfull ? MAP(LD(r[i] + o))                                             \
+                                   : MAP(LDM(r[i] + o, rem, fill));                                \
+            ln[v] = _mm256_##OPN##_##SFX(                                                          \
+                ln[v], _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e[0], e[1]), _mm256_##OPN##_##SFX(e[2], e[3]))); \
+        }                                                                                          \
+    }                                                                                              \
+    for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \
+        for (size_t i = 0; i < h; i++)                                                             \
+            for (size_t v = 0; v < nv; v++)                                                        \
+                ((V *)lane[i])[v] = _mm256_##OPN##_##SFX(((V *)lane[i])[v], ((V *)lane[i + h])[v]);
+
+#define COL_SETUP(EPV)                                                                             \
+    const size_t nfull = K / (EPV);                                                                \
+    const unsigned rem = (unsigned)(K % (EPV));                                                    \
+    const size_t nv = nfull + (rem != 0)
+
+#define NO_AUX(o) id
+#define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+                     partial *out)                                                                 \
+    {                                                                                              \
+        const char *x = xv;                                                                        \
+        (void)index_base;                                                                          \
+        alignas(32) S lane[L][DMLCPU_COL_TILE];                                                    \
+        const V id = _mm256_set1_##SFX(ID), fill = id;                                             \
+        COL_SETUP(EPV);                                                                            \
+        COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX)                                    \
+        for (size_t k = 0; k < K; k++)                                                             \
+            out[k].v.FIELD = lane[0][k];                                                           \
+    }
+
+#define DEF_SUMS(...) DEF_SUMS_(__VA_ARGS__) /* expands F32ARGS / F64ARGS first */
+#define DEF_SUMS_(ROW, COL, BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)               \
+    DEF_BLOCK(BNAME, T, V, S, EPV, LD, LDM, MAP, OPN, SFX)                                         \
+    DEF_ROW(ROW, BNAME, T, L, SFX, ID, FIELD)                                                      \
+    DEF_COL(COL, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)
+
+#define F32ARGS __m256, float, 8, 64
+#define F64ARGS __m256d, double, 4, 32
+DEF_SUMS(reduce_row_sum_f32_avx2, reduce_col_sum_f32_avx2, block_sum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sum_f16_avx2, reduce_col_sum_f16_avx2, block_sum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sum_f64_avx2, reduce_col_sum_f64_avx2, block_sum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, add, pd, 0.0, f64)
+DEF_SUMS(reduce_row_asum_f32_avx2, reduce_col_asum_f32_avx2, block_asum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ABS_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_asum_f16_avx2, reduce_col_asum_f16_avx2, block_asum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ABS_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_asum_f64_avx2, reduce_col_asum_f64_avx2, block_asum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ABS_PD, add, pd, 0.0, f64)
+DEF_SUMS(reduce_row_sqsum_f32_avx2, reduce_col_sqsum_f32_avx2, block_sqsum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_SQ_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sqsum_f16_avx2, reduce_col_sqsum_f16_avx2, block_sqsum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_SQ_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sqsum_f64_avx2, reduce_col_sqsum_f64_avx2, block_sqsum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_SQ_PD, add, pd, 0.0, f64)
+DEF_SUMS(reduce_row_prod_f32_avx2, reduce_col_prod_f32_avx2, block_prod_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, mul, ps, 1.0f, f32)
+DEF_SUMS(reduce_row_prod_f16_avx2, reduce_col_prod_f16_avx2, block_prod_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, mul, ps, 1.0f, f32)
+DEF_SUMS(reduce_row_prod_f64_avx2, reduce_col_prod_f64_avx2, block_prod_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, mul, pd, 1.0, f64)
+
+/* ---- LOG_SUM_EXP: block max m, then the canonical block sum of exp(x - m) with -inf as the
+ * fill (exp(-inf - m) = 0, the identity).
+ *
+ * The max uses the vector max instruction, which is not IEEE maximum in two ways. NaN: maxps
+ * returns its second operand when either is NaN, so a NaN can be lost; NaNs are tracked apart
+ * (an unordered compare) and make m NaN. Zeros: for +0 and -0 it also returns the second operand,
+ * so m may be -0 where IEEE maximum gives +0. That sign changes nothing: m enters only through
+ * differences and the final m + log(s). x - m is the same for either zero when x != 0, and is
+ * +-0 when x is a zero, where exp(+-0) = 1 exactly (r = +-0, so every step of the polynomial
+ * gives the same value); the block combination uses exp(m - M) and max(m, M) the same way; and
+ * m + log(s) with s >= 1 (the maximum contributes exp(0) = 1) has log(s) >= +0, so the sum is
+ * log(s) for either zero. ---- */
+
+#define MAP_EXPSUB_ps(v) exp_ps_avx2(_mm256_sub_ps(v, aux))
+#define MAP_EXPSUB_pd(v) exp_pd_avx2(_mm256_sub_pd(v, aux))
+DEF_BLOCK(block_lse_f32, float, __m256, float, 8, LD_F32, LDM_F32, MAP_EXPSUB_ps, add, ps)
+DEF_BLOCK(block_lse_f16, uint16_t, __m256, float, 8, LD_F16, LDM_F16, MAP_EXPSUB_ps, add, ps)
+DEF_BLOCK(block_lse_f64, double, __m256d, double, 4, LD_F64, LDM_F64, MAP_EXPSUB_pd, add, pd)
+
+/* horizontal max of the lanes (no NaN among them that matters: NaN is tracked apart) */
+static inline float hmax_ps(__m256 v)
+{
+    __m128 x = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    x = _mm_max_ps(x, _mm_movehl_ps(x, x));
+    x = _mm_max_ps(x, _mm_shuffle_ps(x, x, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_cvtss_f32(x);
+}
+static inline double hmax_pd(__m256d v)
+{
+    __m128d x = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    x = _mm_max_pd(x, _mm_unpackhi_pd(x, x));
+    return _mm_cvtsd_f64(x);
+}
+
+/* acc = max(acc, v); nan |= lanes where a or b is NaN */
+#define UNORD(SFX, a, b) _mm256_cmp_##SFX(a, b, _CMP_UNORD_Q)
+
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, FIELD)                             \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    {                                                                                              \
+        const T *x = xv;                                                                           \
+        (void)index_base;                                                                          \
+        const V ninf = _mm256_set1_##SFX(-INFINITY), zero = _mm256_setzero_##SFX();                \
+        for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
+            size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
+            const T *p = x + b0;                                                                   \
+            V m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf, nanv = zero;                             \
+            size_t i = 0;                                                                          \
+            for (; i + 4 * (EPV) <= m; i += 4 * (EPV)) {                                           \
+                V v0 = LD(p + i), v1 = LD(p + i + (EPV));                                          \
+                V v2 = LD(p + i + 2 * (EPV)), v3 = LD(p + i + 3 * (EPV));                          \
+                nanv = _mm256_or_##SFX(nanv, _mm256_or_##SFX(UNORD(SFX, v0, v1), UNORD(SFX, v2, v3))); \
+                m0 = _mm256_max_##SFX(m0, v0);                                                     \
+                m1 = _mm256_max_##SFX(m1, v1);                                                     \
+                m2 = _mm256_max_##SFX(m2, v2);                                                     \
+                m3 = _mm256_max_##SFX(m3, v3);                                                     \
+            }                                                                                      \
+            for (; i < m; i += (EPV)) {                                                            \
+                V v0 = m - i >= (EPV) ? LD(p + i) : LDM(p + i, (unsigned)(m - i), ninf);           \
+                nanv = _mm256_or_##SFX(nanv, UNORD(SFX, v0, v0));                                  \
+                m0 = _mm256_max_##SFX(m0, v0);                                                     \
+            }                                                                                      \
+            m0 = _mm256_max_##SFX(_mm256_max_##SFX(m0, m1), _mm256_max_##SFX(m2, m3));             \
+            S mx = _mm256_movemask_##SFX(nanv) ? (S)NAN : hmax_##SFX(m0);                          \
+            out->v.FIELD = mx;                                                                     \
+            out->aux.FIELD = isfinite(mx) ? BNAME(p, m, zero, ninf, _mm256_set1_##SFX(mx)) : 0;    \
+        }                                                                                          \
+    }
+DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_lse_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_lse_f16, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_lse_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, f64)
+
+/* Column form: the column maxima first (rows in order, one max vector per column vector), then
+ * the lane loop with aux = the column's max. Lanes past K compute exp(-inf - -inf) = NaN in
+ * columns that are never stored. */
+#define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, FIELD)                                    \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+                     partial *out)                                                                 \
+    {                                                                                              \
+        const char *x = xv;                                                                        \
+        (void)index_base;                                                                          \
+        alignas(32) S lane[L][DMLCPU_COL_TILE];                                                    \
+        alignas(32) S mcol[DMLCPU_COL_TILE];                                                       \
+        V mv[DMLCPU_COL_TILE / (EPV)], nanv[DMLCPU_COL_TILE / (EPV)];                              \
+        const V id = _mm256_setzero_##SFX(), fill = _mm256_set1_##SFX(-INFINITY);                 \
+        COL_SETUP(EPV);                                                                            \
+        for (size_t v = 0; v < nv; v++) {                                                          \
+            mv[v] = fill;                                                                          \
+            nanv[v] = id;                                                                          \
+        }                                                                                          \
+        for (size_t i = 0; i < nrows; i++) {                                                       \
+            const T *r = (const T *)(x + (ptrdiff_t)i * rs);                                       \
+            for (size_t v = 0; v < nv; v++) {                                                      \
+                V e = v < nfull ? LD(r + v * (EPV)) : LDM(r + v * (EPV), rem, fill);               \
+                nanv[v] = _mm256_or_##SFX(nanv[v], UNORD(SFX, e, e));                              \
+                mv[v] = _mm256_max_##SFX(mv[v], e);                                                \
+            }                                                                                      \
+        }                                                                                          \
+        int nanbits[DMLCPU_COL_TILE / (EPV)];                                                      \
+        for (size_t v = 0; v < nv; v++) {                                                          \
+            _mm256_store_##SFX(&mcol[v * (EPV)], mv[v]);                                           \
+            nanbits[v] = _mm256_movemask_##SFX(nanv[v]);                                           \
+        }                                                                                          \
+        COL_LANES(T, V, EPV, L, LD, LDM, MAP_EXPSUB_##SFX, add, SFX, LSE_AUX_##SFX)               \
+        for (size_t k = 0; k < K; k++) {                                                           \
+            S mx = (nanbits[k / (EPV)] >> (k % (EPV))) & 1 ? (S)NAN : mcol[k];                     \
+            out[k].v.FIELD = mx;                                                                   \
+            out[k].aux.FIELD = isfinite(mx) ? lane[0][k] : 0;                                      \
+        }                                                                                          \
+    }
+#define LSE_AUX_ps(o) _mm256_load_ps(&mcol[o])
+#define LSE_AUX_pd(o) _mm256_load_pd(&mcol[o])
+DEF_COL_LSE(reduce_col_lse_f32_avx2, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, f32)
+DEF_COL_LSE(reduce_col_lse_f16_avx2, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, f32)
+DEF_COL_LSE(reduce_col_lse_f64_avx2, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, f64)
+
+#define ENTRY(K, T, R, C) .row[K][DMLCPU_DATA_TYPE_##T] = R, .col[K][DMLCPU_DATA_TYPE_##T] = C
 const kernel_table dmlcpu_kernels_avx2 = {
     .isa = DMLCPU_ISA_AVX2,
+    ENTRY(RK_SUM, FLOAT32, reduce_row_sum_f32_avx2, reduce_col_sum_f32_avx2),
+    ENTRY(RK_SUM, FLOAT16, reduce_row_sum_f16_avx2, reduce_col_sum_f16_avx2),
+    ENTRY(RK_SUM, FLOAT64, reduce_row_sum_f64_avx2, reduce_col_sum_f64_avx2),
+    ENTRY(RK_ASUM, FLOAT32, reduce_row_asum_f32_avx2, reduce_col_asum_f32_avx2),
+    ENTRY(RK_ASUM, FLOAT16, reduce_row_asum_f16_avx2, reduce_col_asum_f16_avx2),
+    ENTRY(RK_ASUM, FLOAT64, reduce_row_asum_f64_avx2, reduce_col_asum_f64_avx2),
+    ENTRY(RK_SQSUM, FLOAT32, reduce_row_sqsum_f32_avx2, reduce_col_sqsum_f32_avx2),
+    ENTRY(RK_SQSUM, FLOAT16, reduce_row_sqsum_f16_avx2, reduce_col_sqsum_f16_avx2),
+    ENTRY(RK_SQSUM, FLOAT64, reduce_row_sqsum_f64_avx2, reduce_col_sqsum_f64_avx2),
+    ENTRY(RK_PROD, FLOAT32, reduce_row_prod_f32_avx2, reduce_col_prod_f32_avx2),
+    ENTRY(RK_PROD, FLOAT16, reduce_row_prod_f16_avx2, reduce_col_prod_f16_avx2),
+    ENTRY(RK_PROD, FLOAT64, reduce_row_prod_f64_avx2, reduce_col_prod_f64_avx2),
+    ENTRY(RK_LSE, FLOAT32, reduce_row_lse_f32_avx2, reduce_col_lse_f32_avx2),
+    ENTRY(RK_LSE, FLOAT16, reduce_row_lse_f16_avx2, reduce_col_lse_f16_avx2),
+    ENTRY(RK_LSE, FLOAT64, reduce_row_lse_f64_avx2, reduce_col_lse_f64_avx2),
 };

@@ -169,21 +169,45 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
     for (size_t j = 0; j < (L); j++)                                                               \
         for (size_t v = 0; v < nv; v++)                                                            \
             _mm512_store_##SFX(&lane[j][v * (EPV)], id);                                           \
-    for (size_t r0 = 0; r0 < nrows; r0 += 4) {                                                     \
-        size_t have = nrows - r0 < 4 ? nrows - r0 : 4;                                             \
-        const T *r[4];                                                                             \
-        for (size_t i = 0; i < 4; i++)                                                             \
-            r[i] = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);                     \
+    const size_t nvf = last == (EPV) ? nv : nv - 1; /* vectors without a masked tail */            \
+    size_t r0 = 0;                                                                                 \
+    for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
+        const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
+        const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
+        const T *r_2 = (const T *)((const char *)r_1 + rs);                                        \
+        const T *r_3 = (const T *)((const char *)r_2 + rs);                                        \
+        V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
+        size_t v = 0;                                                                              \
+        for (; v < nvf; v++) {                                                                     \
+            size_t o = v * (EPV);                                                                  \
+            V aux = AUX(o);                                                                        \
+            (void)aux;                                                                             \
+            V qv = _mm512_##OPN##_##SFX(_mm512_##OPN##_##SFX(MAP(LD(r_0 + o)), MAP(LD(r_1 + o))),  \
+                                        _mm512_##OPN##_##SFX(MAP(LD(r_2 + o)), MAP(LD(r_3 + o)))); \
+            ln[v] = _mm512_##OPN##_##SFX(ln[v], qv);                                               \
+        }                                                                                          \
+        if (v < nv) {                                                                              \
+            size_t o = v * (EPV);                                                                  \
+            V aux = AUX(o);                                                                        \
+            (void)aux;                                                                             \
+            V qv = _mm512_##OPN##_##SFX(                                                           \
+                _mm512_##OPN##_##SFX(MAP(LDM(r_0 + o, last, fill)), MAP(LDM(r_1 + o, last, fill))), \
+                _mm512_##OPN##_##SFX(MAP(LDM(r_2 + o, last, fill)), MAP(LDM(r_3 + o, last, fill)))); \
+            ln[v] = _mm512_##OPN##_##SFX(ln[v], qv);                                               \
+        }                                                                                          \
+    }                                                                                              \
+    if (r0 < nrows) { /* the last, partial quad: missing rows are the identity */                  \
+        size_t have = nrows - r0;                                                                  \
         V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
         for (size_t v = 0; v < nv; v++) {                                                          \
             size_t o = v * (EPV);                                                                  \
             V aux = AUX(o);                                                                        \
             (void)aux;                                                                             \
             V e[4];                                                                                \
-            for (size_t i = 0; i < 4; i++)                                                         \
-                e[i] = i >= have ? id                                                              \
-                       : v + 1 < nv || last == (EPV) ? MAP(LD(r[i] + o))                           \
-                                                     : MAP(LDM(r[i] + o, last, fill));             \
+            for (size_t i = 0; i < 4; i++) {                                                       \
+                const T *r = (const T *)(x + (ptrdiff_t)(r0 + i) * rs);                            \
+                e[i] = i >= have ? id : v < nvf ? MAP(LD(r + o)) : MAP(LDM(r + o, last, fill));    \
+            }                                                                                      \
             V qv = _mm512_##OPN##_##SFX(_mm512_##OPN##_##SFX(e[0], e[1]),                          \
                                         _mm512_##OPN##_##SFX(e[2], e[3]));                         \
             ln[v] = _mm512_##OPN##_##SFX(ln[v], qv);                                               \
