@@ -45,6 +45,8 @@ typedef struct {
     uint32_t block;             /* elements per partial (the canonical block length) */
     uint64_t n;                 /* group size N */
     reduce_shape shape;
+    uint32_t col_tile;          /* COL: outputs per column-kernel call */
+    uint32_t col_depth;         /* COL: rows of the tile's pairwise counter (1: one block) */
     norm_dims kept;             /* kept dims: size, input stride, output stride */
     norm_dims red;              /* reduced dims in logical order: size, input stride */
     reduce_row_fn row;

@@ -19,8 +19,13 @@
 #define DMLCPU_BLOCK_F64 (64 * DMLCPU_LANES_F64) /* 2048 elements */
 /* Order-free reductions (integers, MIN/MAX, ARG*) also deliver one partial per this many. */
 #define DMLCPU_BLOCK_FREE 4096
-/* Column kernels take at most this many adjacent outputs per call. */
-#define DMLCPU_COL_TILE 64
+/* Column kernels take at most this many adjacent outputs per call, and a scratch buffer of
+ * DMLCPU_COL_SCRATCH(ncols) bytes: 256 bytes of lane partials (64 f32 or 32 f64) per column in
+ * rows of DMLCPU_COL_PITCH(ncols) accumulators, and 8 more bytes per column. Wide tiles let a kernel read long stretches of each row:
+ * with 64 columns a 4096-wide f32 matrix cost one TLB miss per 256 bytes read. */
+#define DMLCPU_COL_TILE 1024
+#define DMLCPU_COL_PITCH(ncols) (((ncols) + 15) & ~(size_t)15)
+#define DMLCPU_COL_SCRATCH(ncols) (264 * DMLCPU_COL_PITCH(ncols))
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
 typedef enum {
@@ -58,9 +63,10 @@ typedef void (*reduce_row_fn)(const void *x, size_t n, uint64_t index_base, part
 
 /* Column kernel: ncols (1..DMLCPU_COL_TILE) adjacent outputs whose elements are contiguous in a
  * row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
- * bytes, starting at a block boundary. Writes one partial per column: out[0..ncols). */
+ * bytes, starting at a block boundary. Writes one partial per column: out[0..ncols). scratch:
+ * DMLCPU_COL_SCRATCH(ncols) bytes, 64-byte aligned, the kernel's own (lanes, running values). */
 typedef void (*reduce_col_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t ncols,
-                              uint64_t index_base, partial *out);
+                              uint64_t index_base, partial *out, void *scratch);
 
 /* Copies n elements: dst[i * dst_stride] = src[i * src_stride] (strides in elements). */
 typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdiff_t src_stride,

@@ -2,6 +2,7 @@
  * execute. Kernels deliver one partial per canonical block; this file combines the block values
  * pairwise (SPEC 4 step 5), finalizes and stores, so every ISA shares that part verbatim. */
 #include <math.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,13 +371,29 @@ static void one_run(const reduce_plan *p, const char *in, char *out, void *state
     finish(p, part, out);
 }
 
-/* COLUMN shape: the innermost kept dim is unit-stride; tiles of up to DMLCPU_COL_TILE outputs. */
+/* COLUMN shape: the innermost kept dim is unit-stride; tiles of up to p->col_tile outputs.
+ * Every column of a tile pushes its block values at the same moments, so the tile shares one
+ * binary counter: a stack of rows of col_tile partials. */
 typedef struct {
-    pairwise pw[DMLCPU_COL_TILE];
-    partial parts[DMLCPU_COL_TILE];
     size_t cols;
-    const char *tile;
+    partial *parts;   /* col_tile: the kernel's output */
+    partial *stack;   /* col_depth rows of col_tile */
+    int top;
+    uint64_t count;
+    void *scratch;    /* the kernel's */
 } col_state;
+
+static void col_push(const reduce_plan *p, col_state *s)
+{
+    size_t t = p->col_tile;
+    memcpy(s->stack + (size_t)s->top * t, s->parts, s->cols * sizeof(partial));
+    s->top++;
+    for (uint64_t k = ++s->count; !(k & 1); k >>= 1, s->top--) {
+        partial *a = s->stack + (size_t)(s->top - 2) * t, *b = a + t;
+        for (size_t j = 0; j < s->cols; j++)
+            a[j] = p->combine(a[j], b[j]);
+    }
+}
 
 static void col_run(const reduce_plan *p, void *state, const char *run, uint64_t index)
 {
@@ -386,9 +403,9 @@ static void col_run(const reduce_plan *p, void *state, const char *run, uint64_t
     ptrdiff_t rs = r->count ? r->in[r->count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
     for (uint64_t r0 = 0; r0 < nin; r0 += p->block) {
         size_t rows = nin - r0 < p->block ? (size_t)(nin - r0) : p->block;
-        p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, index + r0, s->parts);
-        for (size_t k = 0; k < s->cols; k++)
-            pw_push(&s->pw[k], s->parts[k], p->combine);
+        p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, index + r0, s->parts, s->scratch);
+        if (p->col_depth > 1)
+            col_push(p, s);
     }
 }
 
@@ -398,17 +415,41 @@ static void col_outputs(const reduce_plan *p, const char *in, char *out, void *s
     const norm_dims *k = &p->kept;
     int inner = k->count - 1;
     size_t ies = dtype_size(p->in_type), oes = dtype_size(p->out_type);
-    for (uint32_t j0 = 0; j0 < k->size[inner]; j0 += DMLCPU_COL_TILE) {
-        s->cols = k->size[inner] - j0 < DMLCPU_COL_TILE ? k->size[inner] - j0 : DMLCPU_COL_TILE;
-        for (size_t j = 0; j < s->cols; j++) {
-            s->pw[j].count = 0;
-            s->pw[j].top = 0;
-        }
+    for (uint32_t j0 = 0; j0 < k->size[inner]; j0 += p->col_tile) {
+        s->cols = k->size[inner] - j0 < p->col_tile ? k->size[inner] - j0 : p->col_tile;
+        s->top = 0;
+        s->count = 0;
         for_each_run(p, in + j0 * ies, col_run, s);
+        const partial *res = s->parts; /* a single block: the kernel's output is the value */
+        if (p->col_depth > 1) {
+            while (s->top > 1) {
+                partial *a = s->stack + (size_t)(s->top - 2) * p->col_tile, *b = a + p->col_tile;
+                for (size_t j = 0; j < s->cols; j++)
+                    a[j] = p->combine(a[j], b[j]);
+                s->top--;
+            }
+            res = s->stack;
+        }
         for (size_t j = 0; j < s->cols; j++)
-            finish(p, pw_finish(&s->pw[j], p->combine),
-                   out + ((ptrdiff_t)(j0 + j) * k->out[inner]) * (ptrdiff_t)oes);
+            finish(p, res[j], out + ((ptrdiff_t)(j0 + j) * k->out[inner]) * (ptrdiff_t)oes);
     }
+}
+
+/* The temporary buffer of a COL plan: kernel scratch, the tile's partials, the counter. Plans
+ * that need at most COL_STACK_BYTES use the stack instead and report no temporary buffer. */
+#define COL_STACK_BYTES (16 * 1024)
+static uint64_t col_temp_bytes(const reduce_plan *p)
+{
+    return 64 + DMLCPU_COL_SCRATCH(p->col_tile) +
+           (uint64_t)(1 + p->col_depth) * p->col_tile * sizeof(partial);
+}
+
+static void col_state_init(const reduce_plan *p, col_state *s, void *temp)
+{
+    char *t = (char *)(((uintptr_t)temp + 63) & ~(uintptr_t)63);
+    s->scratch = t;
+    s->parts = (partial *)(t + DMLCPU_COL_SCRATCH(p->col_tile));
+    s->stack = s->parts + p->col_tile;
 }
 
 void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
@@ -418,6 +459,8 @@ void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
     char *out = b->outputs[0].data;
     if (p->shape == SHAPE_COL) {
         col_state s;
+        alignas(64) unsigned char small[COL_STACK_BYTES];
+        col_state_init(p, &s, op->temporary_bytes ? b->temporary.data : small);
         for_each_output(p, in, out, p->kept.count - 1, col_outputs, &s);
     } else if (p->shape == SHAPE_ROW && p->red.count == 1) {
         for_each_output(p, in, out, p->kept.count, one_run, NULL);
@@ -510,6 +553,18 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     op->input_count = 1;
     op->output_count = 1;
     op->temporary_bytes = 0;
+    if (p->shape == SHAPE_COL) {
+        /* blocks per group: the outer reduced dims times the blocks of the innermost */
+        uint64_t blocks = (nin + p->block - 1) / p->block;
+        for (int i = 0; i + 1 < r->count; i++)
+            blocks *= r->size[i];
+        p->col_depth = 1;
+        while (blocks >>= 1)
+            p->col_depth++;
+        p->col_tile = k->size[k->count - 1] < DMLCPU_COL_TILE ? k->size[k->count - 1] : DMLCPU_COL_TILE;
+        /* small tiles (narrow columns, small matrices) use a buffer on the stack */
+        op->temporary_bytes = col_temp_bytes(p) <= COL_STACK_BYTES ? 0 : col_temp_bytes(p);
+    }
     op->inputs = malloc(sizeof *op->inputs);
     op->outputs = malloc(sizeof *op->outputs);
     if (!op->inputs || !op->outputs)

@@ -79,11 +79,12 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
  * k; the quad of rows 4q..4q+3 of column k goes to lane q mod L. */
 #define DEF_COL_CANON(NAME, T, ACC, L, LOAD, MAP, OP, ID, FIELD)                                   \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        ACC lane[L][DMLCPU_COL_TILE];                                                              \
+        const size_t P = DMLCPU_COL_PITCH(K);                                                      \
+        ACC(*lane)[P] = scratch;                                                                   \
         for (int j = 0; j < (L); j++)                                                              \
             for (size_t k = 0; k < K; k++)                                                         \
                 lane[j][k] = (ID);                                                                 \
@@ -127,11 +128,11 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
 
 #define DEF_COL_FOLD(NAME, T, ACC, LOAD, MAP, OP, FIELD)                                           \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        ACC acc[DMLCPU_COL_TILE];                                                                  \
+        ACC *acc = scratch;                                                                        \
         const T *r = (const T *)x;                                                                 \
         for (size_t k = 0; k < K; k++)                                                             \
             acc[k] = MAP(LOAD(r[k]));                                                              \
@@ -168,11 +169,11 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
 
 #define DEF_COL_ARG(NAME, T, V, LOAD, BETTER, ISN, FIELD)                                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
-        V best[DMLCPU_COL_TILE];                                                                   \
-        size_t at[DMLCPU_COL_TILE];                                                                \
+        V *best = scratch;                                                                         \
+        size_t *at = (size_t *)(best + DMLCPU_COL_PITCH(K));                                           \
         const T *r = (const T *)x;                                                                 \
         for (size_t k = 0; k < K; k++) {                                                           \
             best[k] = LOAD(r[k]);                                                                  \
@@ -218,12 +219,13 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
 
 #define DEF_COL_LSE(NAME, T, ACC, L, LOAD, MAX754, EXP, FIELD)                                     \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        ACC mx[DMLCPU_COL_TILE];                                                                   \
-        ACC lane[L][DMLCPU_COL_TILE];                                                              \
+        const size_t P = DMLCPU_COL_PITCH(K);                                                      \
+        ACC *mx = scratch;                                                                         \
+        ACC(*lane)[P] = (void *)(mx + P);                                                          \
         for (size_t k = 0; k < K; k++)                                                             \
             mx[k] = LOAD(((const T *)x)[k]);                                                       \
         for (size_t i = 1; i < nrows; i++)                                                         \

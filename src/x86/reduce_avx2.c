@@ -104,7 +104,7 @@ static inline __m256d pairs_mul_pd(__m256d a, __m256d b)
     static inline __m256d quads_##OPN##_pd(__m256d a, __m256d b, __m256d c, __m256d d)              \
     {                                                                                              \
         __m256d x = pairs_##OPN##_pd(a, b), y = pairs_##OPN##_pd(c, d); /* [p0 p2|p1 p3] ... */    \
-        return _mm256_##OPN##_pd(_mm256_permute2f128_pd(x, y, 0x20),  /* p0 p2 p4 p6 */            \
+        return _mm256_##OPN##_pd(_mm256_permute2f128_pd(x, y, 0x21),  /* p0 p2 p4 p6 */            \
                                  _mm256_permute2f128_pd(x, y, 0x31)); /* p1 p3 p5 p7 */            \
     }
 DEF_QUADS_PS(add)

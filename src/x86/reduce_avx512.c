@@ -170,6 +170,9 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
         for (size_t v = 0; v < nv; v++)                                                            \
             _mm512_store_##SFX(&lane[j][v * (EPV)], id);                                           \
     const size_t nvf = last == (EPV) ? nv : nv - 1; /* vectors without a masked tail */            \
+    /* rows 16 ahead, at least 1 KiB: the hardware prefetchers alone left strided and narrow   \
+     * columns at a third of the read ceiling */                                               \
+    const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;                                          \
     size_t r0 = 0;                                                                                 \
     for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
@@ -177,6 +180,7 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
         const T *r_2 = (const T *)((const char *)r_1 + rs);                                        \
         const T *r_3 = (const T *)((const char *)r_2 + rs);                                        \
         V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
+        _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                         \
         size_t v = 0;                                                                              \
         for (; v < nvf; v++) {                                                                     \
             size_t o = v * (EPV);                                                                  \
@@ -221,11 +225,11 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
 #define NO_AUX(o) id
 #define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        alignas(64) S lane[L][DMLCPU_COL_TILE];                                                    \
+        S(*lane)[DMLCPU_COL_PITCH(K)] = scratch;                                                   \
         const V id = _mm512_set1_##SFX(ID), fill = id;                                             \
         const size_t nv = (K + (EPV) - 1) / (EPV);                                                 \
         const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \
@@ -306,13 +310,13 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_lse_f64, double, __m512d, double, 8
 
 #define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, FIELD)                            \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        alignas(64) S lane[L][DMLCPU_COL_TILE];                                                    \
-        alignas(64) S mcol[DMLCPU_COL_TILE];                                                       \
-        unsigned nanv[DMLCPU_COL_TILE / (EPV)];                                                    \
+        S *mcol = scratch;                                                                         \
+        S(*lane)[DMLCPU_COL_PITCH(K)] = (void *)(mcol + DMLCPU_COL_PITCH(K));                      \
+        uint16_t nanv[DMLCPU_COL_TILE / (EPV)];                                                    \
         const V id = _mm512_setzero_##SFX(), fill = _mm512_set1_##SFX(-INFINITY);                 \
         const size_t nv = (K + (EPV) - 1) / (EPV);                                                 \
         const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \
