@@ -1,0 +1,307 @@
+/*
+ * SLICE, SLICE_GRAD, SPLIT, JOIN and IDENTITY against the oracle, for all 11 data types and
+ * ranks 1..8: random windows (negative strides, |stride| > 1, outputs smaller than the window
+ * allows), 1..5 parts on any axis, transposed, broadcast and padded layouts, misaligned
+ * pointers and guard pages. Copies move bits, so the outputs are compared byte for byte
+ * (random input bits include NaNs with any payload, signalling NaNs, -0 and subnormals).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "testutil.h"
+
+typedef struct {
+    int op;   /* dmlcpu_operator_type */
+    int type; /* dmlcpu_data_type */
+} copy_param;
+
+/* A tensor with its guarded library-side buffer and an oracle-side copy: for an input the
+ * original bytes (to check it was not modified), for an output the expected bytes. */
+typedef struct {
+    tu_tensor t;
+    dmlcpu_tensor_desc desc;
+    tu_buffer buf;
+    void *data;
+    void *copy;
+    size_t bytes;
+} tensor_buf;
+
+static void tb_make(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32_t rank,
+                    const uint32_t *sizes, int is_input, int layout)
+{
+    tu_tensor_init(&x->t, type, rank, sizes);
+    if (layout < 0)
+        tu_tensor_random_layout(&x->t, r, is_input);
+    else
+        tu_tensor_layout(&x->t, r, (tu_layout)layout, NULL);
+    tu_tensor_random_declared_size(&x->t, r);
+    x->desc = tu_desc(&x->t);
+    x->bytes = (size_t)tu_binding_bytes(&x->t);
+    const size_t es = ref_type_size(type);
+    x->data = tu_buffer_alloc(&x->buf, x->bytes, es, tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7));
+    /* inputs: random bits; outputs: garbage the operator must overwrite where it writes */
+    tu_fill(r, is_input ? type : DMLCPU_DATA_TYPE_UINT8, x->data,
+            is_input ? x->bytes / es : x->bytes, TU_DATA_RAW, 0);
+    x->copy = malloc(x->bytes ? x->bytes : 1);
+    cr_assert_not_null(x->copy);
+    memcpy(x->copy, x->data, x->bytes);
+}
+
+static void tb_free(tensor_buf *x)
+{
+    tu_buffer_free(&x->buf);
+    free(x->copy);
+}
+
+static dmlcpu_buffer_binding tb_binding(const tensor_buf *x)
+{
+    dmlcpu_buffer_binding b = {x->data, x->bytes};
+    return b;
+}
+
+static void check_output(const tensor_buf *x, const char *what, const char *name)
+{
+    char msg[512];
+    int same = tu_compare(&x->t, x->data, x->copy, TU_CMP_BITS, NULL, msg, sizeof msg);
+    cr_assert(same, "%s: %s %s", what, name, msg);
+    same = tu_compare_gaps(&x->t, x->data, x->copy, x->bytes, msg, sizeof msg);
+    cr_assert(same, "%s: %s %s", what, name, msg);
+}
+
+static void check_input(const tensor_buf *x, const char *what)
+{
+    cr_assert(memcmp(x->data, x->copy, x->bytes) == 0, "%s: an input buffer was modified", what);
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, n < len ? len - n : 0, fmt, ap);
+    va_end(ap);
+}
+
+/* Random sizes with a product of at most budget; one dimension may take most of it. */
+static void random_sizes(tu_rng *r, uint32_t rank, uint32_t budget, uint32_t *sizes)
+{
+    uint32_t order[8];
+    for (uint32_t i = 0; i < rank; i++)
+        order[i] = i;
+    for (uint32_t i = rank; i > 1; i--) {
+        uint32_t j = tu_below(r, i), tmp = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = tmp;
+    }
+    uint32_t left = budget;
+    for (uint32_t i = 0; i < rank; i++) {
+        uint32_t cap = i == 0 && tu_chance(r, 0.6) ? left : (left < 6 ? left : 6);
+        uint32_t s = 1 + tu_below(r, cap < 1 ? 1 : cap);
+        sizes[order[i]] = s;
+        left /= s;
+        if (left < 1)
+            left = 1;
+    }
+}
+
+static void run_op(tu_rng *r, const dmlcpu_operator_desc *desc, tensor_buf *ins, uint32_t nin,
+                   tensor_buf *outs, uint32_t nout, const char *what)
+{
+    dmlcpu_buffer_binding bi[8], bo[8];
+    for (uint32_t i = 0; i < nin; i++)
+        bi[i] = tb_binding(&ins[i]);
+    for (uint32_t i = 0; i < nout; i++)
+        bo[i] = tb_binding(&outs[i]);
+    const uint32_t threads = tu_random_threads(r);
+    char full[2200];
+    snprintf(full, sizeof full, "%s, %s", what, tu_threads_name(threads));
+    what = full;
+    tu_run(desc, threads, bi, nin, bo, nout, what);
+
+    const void *ref_in[8];
+    void *ref_out[8];
+    for (uint32_t i = 0; i < nin; i++)
+        ref_in[i] = ins[i].copy;
+    for (uint32_t i = 0; i < nout; i++)
+        ref_out[i] = outs[i].copy;
+    cr_assert_eq(ref_execute(desc, ref_in, ref_out), DMLCPU_STATUS_OK, "%s: oracle failed", what);
+
+    for (uint32_t i = 0; i < nout; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "output %" PRIu32, i);
+        check_output(&outs[i], what, name);
+    }
+    for (uint32_t i = 0; i < nin; i++)
+        check_input(&ins[i], what);
+}
+
+/* ---- SLICE and SLICE_GRAD ----------------------------------------------------------------- */
+
+static void case_slice(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uint32_t budget, int grad)
+{
+    uint32_t whole[8], offsets[8], windows[8], part[8];
+    int32_t strides[8];
+    random_sizes(r, rank, budget, whole);
+    for (uint32_t d = 0; d < rank; d++) {
+        static const int32_t choices[] = {1, 1, 1, 2, 3, -1, -1, -2, -3, 4, -5, 7};
+        windows[d] = 1 + tu_below(r, whole[d]);
+        offsets[d] = tu_below(r, whole[d] - windows[d] + 1);
+        int32_t s = choices[tu_below(r, 12)];
+        if (tu_chance(r, 0.08)) /* a stride beyond the window: one element */
+            s = (int32_t)(windows[d] + tu_below(r, 4)) * (tu_chance(r, 0.5) ? -1 : 1);
+        strides[d] = s;
+        uint32_t abs_s = (uint32_t)(s < 0 ? -s : s);
+        uint32_t max = 1 + (windows[d] - 1) / abs_s;
+        part[d] = tu_chance(r, 0.7) ? max : 1 + tu_below(r, max);
+    }
+    tensor_buf in, out;
+    tb_make(r, &in, type, rank, grad ? part : whole, 1, -1);
+    tb_make(r, &out, type, rank, grad ? whole : part, 0, -1);
+
+    char what[1024];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": %s input ", tu_rng_seed_value(r),
+             grad ? "SLICE_GRAD" : "SLICE");
+    tu_describe_tensor(what, sizeof what, &in.t);
+    append(what, sizeof what, " output ");
+    tu_describe_tensor(what, sizeof what, &out.t);
+    append(what, sizeof what, " window offsets/sizes/strides");
+    for (uint32_t d = 0; d < rank; d++)
+        append(what, sizeof what, " %" PRIu32 "/%" PRIu32 "/%" PRId32, offsets[d], windows[d],
+               strides[d]);
+
+    dmlcpu_slice_operator_desc sd = {&in.desc, &out.desc, rank, offsets, windows, strides};
+    dmlcpu_slice_grad_operator_desc gd = {&in.desc, &out.desc, rank, offsets, windows, strides};
+    dmlcpu_operator_desc desc = {grad ? DMLCPU_OPERATOR_SLICE_GRAD : DMLCPU_OPERATOR_SLICE,
+                                 grad ? (const void *)&gd : (const void *)&sd};
+    run_op(r, &desc, &in, 1, &out, 1, what);
+    tb_free(&in);
+    tb_free(&out);
+}
+
+/* ---- SPLIT and JOIN ----------------------------------------------------------------------- */
+
+static void case_split_join(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uint32_t budget,
+                            int join)
+{
+    uint32_t whole[8];
+    random_sizes(r, rank, budget, whole);
+    const uint32_t axis = tu_below(r, rank);
+    const uint32_t count = 1 + tu_below(r, 5);
+    if (whole[axis] < count)
+        whole[axis] = count + tu_below(r, 4);
+    /* a random composition of whole[axis] into count positive parts */
+    uint32_t cuts[6] = {0};
+    for (uint32_t k = 1; k < count; k++)
+        cuts[k] = tu_below(r, whole[axis] - count + 1);
+    cuts[count] = whole[axis] - count;
+    for (uint32_t k = 1; k < count; k++) /* insertion sort of cuts[1..count-1] */
+        for (uint32_t j = k; j > 1 && cuts[j - 1] > cuts[j]; j--) {
+            uint32_t tmp = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = tmp;
+        }
+
+    tensor_buf w, parts[5];
+    dmlcpu_tensor_desc part_descs[5];
+    tb_make(r, &w, type, rank, whole, !join, -1);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t sizes[8];
+        memcpy(sizes, whole, sizeof sizes);
+        sizes[axis] = cuts[k + 1] - cuts[k] + 1;
+        tb_make(r, &parts[k], type, rank, sizes, join, -1);
+        part_descs[k] = parts[k].desc;
+    }
+
+    char what[2048];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": %s axis %" PRIu32 " whole ",
+             tu_rng_seed_value(r), join ? "JOIN" : "SPLIT", axis);
+    tu_describe_tensor(what, sizeof what, &w.t);
+    for (uint32_t k = 0; k < count; k++) {
+        append(what, sizeof what, " part %" PRIu32 " ", k);
+        tu_describe_tensor(what, sizeof what, &parts[k].t);
+    }
+
+    dmlcpu_split_operator_desc sd = {&w.desc, count, part_descs, axis};
+    dmlcpu_join_operator_desc jd = {count, part_descs, &w.desc, axis};
+    dmlcpu_operator_desc desc = {join ? DMLCPU_OPERATOR_JOIN : DMLCPU_OPERATOR_SPLIT,
+                                 join ? (const void *)&jd : (const void *)&sd};
+    if (join)
+        run_op(r, &desc, parts, count, &w, 1, what);
+    else
+        run_op(r, &desc, &w, 1, parts, count, what);
+    tb_free(&w);
+    for (uint32_t k = 0; k < count; k++)
+        tb_free(&parts[k]);
+}
+
+/* ---- IDENTITY ----------------------------------------------------------------------------- */
+
+static void case_identity(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uint32_t budget)
+{
+    uint32_t sizes[8];
+    random_sizes(r, rank, budget, sizes);
+    /* a third of the cases transpose one side explicitly */
+    const uint32_t pick = tu_below(r, 6);
+    const int in_layout = pick == 0 ? TU_LAYOUT_PERMUTED : pick == 1 ? TU_LAYOUT_BROADCAST : -1;
+    const int out_layout = pick == 2 ? TU_LAYOUT_PERMUTED : -1;
+    tensor_buf in, out;
+    tb_make(r, &in, type, rank, sizes, 1, in_layout);
+    tb_make(r, &out, type, rank, sizes, 0, out_layout);
+
+    char what[1024];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": IDENTITY input ", tu_rng_seed_value(r));
+    tu_describe_tensor(what, sizeof what, &in.t);
+    append(what, sizeof what, " output ");
+    tu_describe_tensor(what, sizeof what, &out.t);
+
+    dmlcpu_identity_operator_desc id = {&in.desc, &out.desc};
+    dmlcpu_operator_desc desc = {DMLCPU_OPERATOR_IDENTITY, &id};
+    run_op(r, &desc, &in, 1, &out, 1, what);
+    tb_free(&in);
+    tb_free(&out);
+}
+
+/* ---- the tests ---------------------------------------------------------------------------- */
+
+static void one_case(tu_rng *r, int op, dmlcpu_data_type type, uint32_t rank, uint32_t budget)
+{
+    switch (op) {
+    case DMLCPU_OPERATOR_SLICE: case_slice(r, type, rank, budget, 0); break;
+    case DMLCPU_OPERATOR_SLICE_GRAD: case_slice(r, type, rank, budget, 1); break;
+    case DMLCPU_OPERATOR_SPLIT: case_split_join(r, type, rank, budget, 0); break;
+    case DMLCPU_OPERATOR_JOIN: case_split_join(r, type, rank, budget, 1); break;
+    default: case_identity(r, type, rank, budget); break;
+    }
+}
+
+ParameterizedTestParameters(copy, random)
+{
+    static copy_param params[5 * 11];
+    static const int ops[] = {DMLCPU_OPERATOR_SLICE, DMLCPU_OPERATOR_SLICE_GRAD,
+                              DMLCPU_OPERATOR_SPLIT, DMLCPU_OPERATOR_JOIN,
+                              DMLCPU_OPERATOR_IDENTITY};
+    size_t n = 0;
+    for (int o = 0; o < 5; o++)
+        for (int t = DMLCPU_DATA_TYPE_FLOAT32; t <= DMLCPU_DATA_TYPE_INT64; t++)
+            params[n++] = (copy_param){ops[o], t};
+    return cr_make_param_array(copy_param, params, n);
+}
+
+ParameterizedTest(copy_param *p, copy, random)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.random", (uint64_t)p->op, (uint64_t)p->type);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    for (uint32_t rank = 1; rank <= 8; rank++)
+        for (int k = 0; k < 14; k++)
+            one_case(&r, p->op, type, rank, k < 4 ? 24 : k < 12 ? 600 : 6000);
+    /* a few large ones: long unit-stride runs and many rows */
+    for (int k = 0; k < 3; k++)
+        one_case(&r, p->op, type, 1 + tu_below(&r, 4), 150000);
+}

@@ -1,0 +1,594 @@
+/*
+ * REDUCE, ARGMIN and ARGMAX against the oracle: seeded random cases over every function and
+ * allowed data type, axis patterns, ranks 1..8, group sizes around vector widths and canonical
+ * block lengths, data with specials, misaligned pointers, guard pages, strided inputs and
+ * outputs. Every comparison is exact (any NaN equals any NaN), except LOG_SUM and LOG_SUM_EXP
+ * whose exp/log the library evaluates with its own algorithm (see tu_compare).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "testutil.h"
+
+typedef struct {
+    int op;   /* DMLCPU_OPERATOR_REDUCE, _ARGMIN or _ARGMAX */
+    int fn;   /* the REDUCE function (op REDUCE only) */
+    int dir;  /* dmlcpu_axis_direction (ARGMIN / ARGMAX only) */
+    int type; /* input data type */
+} reduce_param;
+
+static const dmlcpu_data_type index_types[] = {DMLCPU_DATA_TYPE_INT32, DMLCPU_DATA_TYPE_INT64,
+                                               DMLCPU_DATA_TYPE_UINT32, DMLCPU_DATA_TYPE_UINT64};
+
+/* Every REDUCE function with every type the SPEC tables allow, then ARGMIN and ARGMAX in both
+ * directions with every type. */
+static size_t build_params(reduce_param *p)
+{
+    size_t n = 0;
+    for (int fn = DMLCPU_REDUCE_FUNCTION_ARGMAX; fn <= DMLCPU_REDUCE_FUNCTION_SUM_SQUARE; fn++)
+        for (int t = DMLCPU_DATA_TYPE_FLOAT32; t <= DMLCPU_DATA_TYPE_INT64; t++) {
+            int arg = fn == DMLCPU_REDUCE_FUNCTION_ARGMAX || fn == DMLCPU_REDUCE_FUNCTION_ARGMIN;
+            if (ref_reduce_supported(fn, t, arg ? DMLCPU_DATA_TYPE_INT64 : (dmlcpu_data_type)t))
+                p[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, fn, 0, t};
+        }
+    for (int op = DMLCPU_OPERATOR_ARGMIN; op <= DMLCPU_OPERATOR_ARGMAX; op++)
+        for (int dir = 0; dir < 2; dir++)
+            for (int t = DMLCPU_DATA_TYPE_FLOAT32; t <= DMLCPU_DATA_TYPE_INT64; t++)
+                p[n++] = (reduce_param){op, 0, dir, t};
+    return n;
+}
+
+/* The function the case computes (ARGMIN / ARGMAX operators as their REDUCE function). */
+static dmlcpu_reduce_function effective_fn(const reduce_param *p)
+{
+    if (p->op == DMLCPU_OPERATOR_ARGMIN)
+        return DMLCPU_REDUCE_FUNCTION_ARGMIN;
+    if (p->op == DMLCPU_OPERATOR_ARGMAX)
+        return DMLCPU_REDUCE_FUNCTION_ARGMAX;
+    return (dmlcpu_reduce_function)p->fn;
+}
+
+static uint32_t block_length(dmlcpu_data_type t)
+{
+    return t == DMLCPU_DATA_TYPE_FLOAT64 ? 2048 : 4096;
+}
+
+/* Data for a group of n: mostly values where the order of operations shows, sometimes specials
+ * in a few groups (poison rate ~ 1/(2n)), sometimes everywhere. *cancel asks for cancelling
+ * pairs (see plant_cancelling_pairs). */
+static void choose_data(tu_rng *r, const reduce_param *p, uint64_t n, tu_data_kind *kind,
+                        double *poison, int *cancel)
+{
+    const dmlcpu_reduce_function fn = effective_fn(p);
+    const uint32_t pick = tu_below(r, 20);
+    *poison = 0;
+    *cancel = 0;
+    if ((fn == DMLCPU_REDUCE_FUNCTION_SUM || fn == DMLCPU_REDUCE_FUNCTION_AVERAGE) &&
+        ref_type_is_float((dmlcpu_data_type)p->type) && n >= 16 && pick < 6) {
+        *kind = TU_DATA_PLAIN;
+        *cancel = 1;
+    } else if (fn == DMLCPU_REDUCE_FUNCTION_LOG_SUM && pick < 12) {
+        *kind = TU_DATA_POSITIVE;
+    } else if (fn == DMLCPU_REDUCE_FUNCTION_MULTIPLY && pick < 10) {
+        *kind = TU_DATA_NEAR_ONE;
+    } else if (pick < 7) {
+        *kind = TU_DATA_PLAIN;
+    } else {
+        *kind = TU_DATA_SPECIAL;
+        *poison = pick < 17 ? 0.5 / (double)n : 0.05;
+    }
+}
+
+/* Fills every group with small values in [-1/16, 1/16) and puts pairs +X, -X of large values
+ * at random positions of it. The exact sum is small, while an accumulator holding X has lost
+ * low bits of the small values: the rounding errors of the FLOAT32 accumulation then show even
+ * in a FLOAT16 result, so the order of operations is visible for every float type. */
+static void plant_cancelling_pairs(tu_rng *r, const tu_tensor *in, void *data,
+                                   const uint32_t *axes, uint32_t axis_count)
+{
+    const dmlcpu_tensor_desc d = tu_desc(in);
+    const size_t es = ref_type_size(in->type);
+    /* X in [2^lo, 2^(lo+8)): below 65504 for FLOAT16 */
+    const int lo = in->type == DMLCPU_DATA_TYPE_FLOAT16   ? 7
+                   : in->type == DMLCPU_DATA_TYPE_FLOAT32 ? 10
+                                                          : 25;
+    int reduced[8] = {0};
+    uint32_t kept[8], red[8];
+    uint64_t n = 1;
+    for (uint32_t a = 0; a < axis_count; a++)
+        reduced[axes[a]] = 1;
+    for (uint32_t i = 0; i < in->rank; i++) {
+        kept[i] = reduced[i] ? 1 : in->sizes[i];
+        red[i] = reduced[i] ? in->sizes[i] : 1;
+        n *= red[i];
+    }
+    uint64_t *offsets = malloc(n * sizeof *offsets);
+    cr_assert_not_null(offsets);
+    uint32_t oc[8] = {0};
+    do {
+        uint32_t gc[8] = {0}, c[8];
+        size_t k = 0;
+        do {
+            for (uint32_t i = 0; i < in->rank; i++)
+                c[i] = oc[i] + gc[i];
+            offsets[k] = ref_offset(&d, c);
+            tu_store_float(in->type, (unsigned char *)data + offsets[k] * es,
+                           (2.0 * tu_uniform(r) - 1.0) / 16.0);
+            k++;
+        } while (ref_next_coord(gc, red, in->rank));
+        for (uint64_t pair = 0; pair < n / 8; pair++) {
+            /* distinct positions: a partial shuffle moves the pair's two to the front */
+            for (uint64_t q = 2 * pair; q < 2 * pair + 2; q++) {
+                uint64_t pick = q + tu_below(r, (uint32_t)(n - q)), tmp = offsets[q];
+                offsets[q] = offsets[pick];
+                offsets[pick] = tmp;
+            }
+            const uint64_t i = 2 * pair, j = 2 * pair + 1;
+            double x = ldexp(1.0 + tu_uniform(r), lo + (int)tu_below(r, 8));
+            if (tu_chance(r, 0.5))
+                x = -x;
+            tu_store_float(in->type, (unsigned char *)data + offsets[i] * es, x);
+            tu_store_float(in->type, (unsigned char *)data + offsets[j] * es, -x);
+        }
+    } while (ref_next_coord(oc, kept, in->rank));
+    free(offsets);
+}
+
+/* One case: builds the tensors, runs the oracle and the library, compares. in_layout /
+ * out_layout < 0 choose randomly. every_thread_setting runs the library with every thread
+ * setting instead of a random one. */
+static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint32_t *sizes,
+                     uint32_t axis_count, const uint32_t *axes_in, int in_layout, int out_layout,
+                     int every_thread_setting)
+{
+    const dmlcpu_reduce_function fn = effective_fn(p);
+    const int is_arg = fn == DMLCPU_REDUCE_FUNCTION_ARGMAX || fn == DMLCPU_REDUCE_FUNCTION_ARGMIN;
+    const dmlcpu_data_type it = (dmlcpu_data_type)p->type;
+    const dmlcpu_data_type ot = is_arg ? index_types[tu_below(r, 4)] : it;
+
+    uint32_t axes[8], osizes[8];
+    memcpy(axes, axes_in, axis_count * sizeof axes[0]);
+    for (uint32_t i = axis_count; i > 1; i--) { /* axes come in any order */
+        uint32_t j = tu_below(r, i), tmp = axes[i - 1];
+        axes[i - 1] = axes[j];
+        axes[j] = tmp;
+    }
+    memcpy(osizes, sizes, rank * sizeof sizes[0]);
+    uint64_t n = 1;
+    for (uint32_t a = 0; a < axis_count; a++) {
+        n *= sizes[axes[a]];
+        osizes[axes[a]] = 1;
+    }
+
+    tu_tensor in, out;
+    tu_tensor_init(&in, it, rank, sizes);
+    tu_tensor_init(&out, ot, rank, osizes);
+    if (in_layout < 0)
+        tu_tensor_random_layout(&in, r, 1);
+    else
+        tu_tensor_layout(&in, r, (tu_layout)in_layout, NULL);
+    if (out_layout < 0)
+        tu_tensor_random_layout(&out, r, 0);
+    else
+        tu_tensor_layout(&out, r, (tu_layout)out_layout, NULL);
+    tu_tensor_random_declared_size(&in, r);
+    tu_tensor_random_declared_size(&out, r);
+
+    tu_data_kind kind;
+    double poison;
+    int cancel;
+    choose_data(r, p, n, &kind, &poison, &cancel);
+    const unsigned in_shift = tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7);
+    const unsigned out_shift = tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7);
+
+    const size_t ies = ref_type_size(it), oes = ref_type_size(ot);
+    const size_t in_bytes = (size_t)tu_binding_bytes(&in), out_bytes = (size_t)tu_binding_bytes(&out);
+    tu_buffer ib, ob;
+    void *in_data = tu_buffer_alloc(&ib, in_bytes, ies, in_shift);
+    void *out_data = tu_buffer_alloc(&ob, out_bytes, oes, out_shift);
+    tu_fill(r, it, in_data, in_bytes / ies, kind, poison);
+    if (cancel)
+        plant_cancelling_pairs(r, &in, in_data, axes, axis_count);
+    void *in_copy = malloc(in_bytes);
+    void *expected = malloc(out_bytes);
+    double *scale = malloc((size_t)tu_element_count(&out) * sizeof(double));
+    cr_assert(in_copy && expected && scale);
+    memcpy(in_copy, in_data, in_bytes);
+    memset(expected, 0xa5, out_bytes); /* as the library's output buffer before each run */
+
+    char what[768];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": %s%s%s input ", tu_rng_seed_value(r),
+             p->op == DMLCPU_OPERATOR_REDUCE ? "REDUCE " : "",
+             p->op == DMLCPU_OPERATOR_REDUCE ? tu_function_name(fn)
+             : p->op == DMLCPU_OPERATOR_ARGMIN ? "ARGMIN" : "ARGMAX",
+             p->op == DMLCPU_OPERATOR_REDUCE ? "" : p->dir ? " DECREASING" : " INCREASING");
+    tu_describe_tensor(what, sizeof what, &in);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " output ");
+    tu_describe_tensor(what, sizeof what, &out);
+    snprintf(what + strlen(what), sizeof what - strlen(what), " axes {");
+    for (uint32_t a = 0; a < axis_count; a++)
+        snprintf(what + strlen(what), sizeof what - strlen(what), "%s%" PRIu32, a ? "," : "",
+                 axes[a]);
+    snprintf(what + strlen(what), sizeof what - strlen(what),
+             "} data %s%s poison %.3g shifts %u/%u", tu_data_kind_name(kind),
+             cancel ? " with cancelling pairs" : "", poison, in_shift, out_shift);
+
+    dmlcpu_tensor_desc idesc = tu_desc(&in), odesc = tu_desc(&out);
+    dmlcpu_reduce_operator_desc rd = {fn, &idesc, &odesc, axis_count, axes};
+    dmlcpu_argmin_operator_desc ad = {&idesc, &odesc, axis_count, axes,
+                                      (dmlcpu_axis_direction)p->dir};
+    dmlcpu_operator_desc desc = {(dmlcpu_operator_type)p->op,
+                                 p->op == DMLCPU_OPERATOR_REDUCE ? (const void *)&rd : (const void *)&ad};
+    dmlcpu_status st = p->op == DMLCPU_OPERATOR_REDUCE
+                           ? ref_reduce(&rd, in_copy, expected, scale)
+                           : ref_arg(&ad, p->op == DMLCPU_OPERATOR_ARGMAX, in_copy, expected);
+    cr_assert_eq(st, DMLCPU_STATUS_OK, "%s: the oracle rejects the case", what);
+    const tu_cmp_mode mode = fn == DMLCPU_REDUCE_FUNCTION_LOG_SUM ||
+                                     fn == DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP
+                                 ? TU_CMP_LOG
+                                 : TU_CMP_NAN_EQUAL;
+
+    /* one random thread setting, or all of them (each must give the oracle's bits) */
+    static const uint32_t settings[] = {1, 2, 3, 7, 0, TU_HOST_POOL};
+    const size_t runs = every_thread_setting ? sizeof settings / sizeof settings[0] : 1;
+    for (size_t k = 0; k < runs; k++) {
+        const uint32_t threads = every_thread_setting ? settings[k] : tu_random_threads(r);
+        char full[900];
+        snprintf(full, sizeof full, "%s, %s", what, tu_threads_name(threads));
+        memset(out_data, 0xa5, out_bytes);
+        dmlcpu_buffer_binding bi = {in_data, in_bytes}, bo = {out_data, out_bytes};
+        tu_run(&desc, threads, &bi, 1, &bo, 1, full);
+        char msg[512];
+        int same = tu_compare(&out, out_data, expected, mode, scale, msg, sizeof msg);
+        cr_assert(same, "%s: %s", full, msg);
+        same = tu_compare_gaps(&out, out_data, expected, out_bytes, msg, sizeof msg);
+        cr_assert(same, "%s: %s", full, msg);
+        cr_assert(memcmp(in_copy, in_data, in_bytes) == 0, "%s: the input buffer was modified",
+                  full);
+    }
+
+    free(scale);
+    free(expected);
+    free(in_copy);
+    tu_buffer_free(&ib);
+    tu_buffer_free(&ob);
+}
+
+/* ---- random shapes over axis patterns ------------------------------------------------------ */
+
+enum { PATTERN_INNER, PATTERN_OUTER, PATTERN_MIDDLE, PATTERN_NONADJACENT, PATTERN_ALL,
+       PATTERN_RANDOM, PATTERN_COUNT };
+
+/* The reduced axes of a pattern, increasing; 0 when the pattern needs a larger rank. */
+static uint32_t pattern_axes(tu_rng *r, int pattern, uint32_t rank, uint32_t *axes)
+{
+    uint32_t count = 0;
+    switch (pattern) {
+    case PATTERN_INNER:
+        axes[count++] = rank - 1;
+        break;
+    case PATTERN_OUTER:
+        axes[count++] = 0;
+        break;
+    case PATTERN_MIDDLE:
+        if (rank < 3)
+            return 0;
+        axes[count++] = 1 + tu_below(r, rank - 2);
+        break;
+    case PATTERN_NONADJACENT: { /* at least two axes, no two neighbours */
+        if (rank < 3)
+            return 0;
+        uint32_t a = tu_below(r, rank - 2);
+        axes[count++] = a;
+        for (uint32_t d = a + 2; d < rank; d++)
+            if (count == 1 ? (d == rank - 1 || tu_chance(r, 0.5)) : tu_chance(r, 0.3)) {
+                axes[count++] = d;
+                d++;
+            }
+        break;
+    }
+    case PATTERN_ALL:
+        for (uint32_t d = 0; d < rank; d++)
+            axes[count++] = d;
+        break;
+    default:
+        while (count == 0)
+            for (uint32_t d = 0; d < rank; d++)
+                if (tu_chance(r, 0.5))
+                    axes[count++] = d;
+        break;
+    }
+    return count;
+}
+
+/* Sizes with product n over the reduced axes (random divisors), and small kept sizes whose
+ * product stays within budget / n. */
+static void pattern_sizes(tu_rng *r, uint32_t rank, const uint32_t *axes, uint32_t axis_count,
+                          uint32_t n, uint32_t *sizes)
+{
+    int reduced[8] = {0};
+    for (uint32_t a = 0; a < axis_count; a++)
+        reduced[axes[a]] = 1;
+    uint32_t rest = n;
+    for (uint32_t a = 0; a + 1 < axis_count; a++) {
+        uint32_t divisors[64], count = 0;
+        for (uint32_t d = 1; d <= rest && count < 64; d++)
+            if (rest % d == 0)
+                divisors[count++] = d;
+        uint32_t d = divisors[tu_below(r, count)];
+        sizes[axes[a]] = d;
+        rest /= d;
+    }
+    sizes[axes[axis_count - 1]] = rest;
+    uint32_t kept_budget = 24576 / n;
+    if (kept_budget < 1)
+        kept_budget = 1;
+    if (kept_budget > 512)
+        kept_budget = 512;
+    for (uint32_t d = 0; d < rank; d++) {
+        if (reduced[d])
+            continue;
+        /* mostly tiny; sometimes around vector widths (a kept inner dim feeds column kernels) */
+        static const uint32_t wide[] = {8, 15, 16, 17, 31, 32, 33, 64, 100};
+        uint32_t s = 1 + tu_below(r, kept_budget < 7 ? kept_budget : 7);
+        if (tu_chance(r, 0.3)) {
+            uint32_t w = wide[tu_below(r, 9)];
+            if (w <= kept_budget)
+                s = w;
+        }
+        sizes[d] = s;
+        kept_budget /= s;
+    }
+}
+
+static const uint32_t common_sizes[] = {1, 3, 63, 64, 65, 1023, 1024, 1025};
+
+static uint32_t pick_group_size(tu_rng *r, dmlcpu_data_type t, int allow_large)
+{
+    const uint32_t b = block_length(t);
+    const uint32_t large[] = {b, 2 * b, 3 * b + 5, 5 * b + 3, 2 * b - 1};
+    if (allow_large && tu_chance(r, 0.4))
+        return large[tu_below(r, 5)];
+    return common_sizes[tu_below(r, 8)];
+}
+
+static void random_cases(const reduce_param *p)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.random", (uint64_t)(p->op * 100 + p->fn), (uint64_t)(p->dir * 100 + p->type));
+    for (int pattern = 0; pattern < PATTERN_COUNT; pattern++)
+        for (uint32_t rank = 1; rank <= 8; rank++)
+            for (int k = 0; k < 3; k++) {
+                uint32_t axes[8], sizes[8];
+                uint32_t count = pattern_axes(&r, pattern, rank, axes);
+                if (count == 0)
+                    continue;
+                uint32_t n = pick_group_size(&r, (dmlcpu_data_type)p->type, k == 2);
+                pattern_sizes(&r, rank, axes, count, n, sizes);
+                run_case(&r, p, rank, sizes, count, axes, -1, -1, 0);
+            }
+}
+
+ParameterizedTestParameters(reduce, random)
+{
+    static reduce_param params[256];
+    size_t n = build_params(params);
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, random)
+{
+    random_cases(p);
+}
+
+/* ---- size sweeps: rank 1, rows and columns ------------------------------------------------- */
+
+/* Mostly packed (the row and column kernels); now and then any layout. */
+static int sweep_layout(tu_rng *r, int is_input)
+{
+    if (tu_chance(r, 0.75))
+        return tu_chance(r, 0.8) ? TU_LAYOUT_PACKED : TU_LAYOUT_PACKED_EXPLICIT;
+    return (int)tu_below(r, is_input ? TU_LAYOUT_COUNT : TU_LAYOUT_BROADCAST);
+}
+
+static void sweep_cases(const reduce_param *p)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.sweep", (uint64_t)(p->op * 100 + p->fn), (uint64_t)(p->dir * 100 + p->type));
+    const uint32_t b = block_length((dmlcpu_data_type)p->type);
+    const uint32_t around_blocks[] = {b - 1, b, b + 1, 2 * b - 1, 2 * b, 2 * b + 1,
+                                      3 * b,  3 * b + 1, 4 * b + 4, 5 * b + 3};
+    const uint32_t nblocks = sizeof around_blocks / sizeof around_blocks[0];
+    const uint32_t axis0 = 0, axis1 = 1;
+
+    /* rank 1, the whole tensor is one group */
+    for (uint32_t n = 1; n <= 300; n++)
+        run_case(&r, p, 1, &n, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+    for (uint32_t i = 0; i < nblocks; i++)
+        run_case(&r, p, 1, &around_blocks[i], 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+
+    /* rows: M x n, reduce the last axis */
+    for (uint32_t n = 1; n <= 300; n++) {
+        uint32_t sizes[2] = {1 + tu_below(&r, 4), n};
+        run_case(&r, p, 2, sizes, 1, &axis1, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+    }
+    for (uint32_t i = 0; i < nblocks; i += 2) {
+        uint32_t sizes[2] = {2, around_blocks[i]};
+        run_case(&r, p, 2, sizes, 1, &axis1, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+    }
+
+    /* columns: n x K, reduce axis 0, for K in 1..17 and a wide 100 */
+    for (uint32_t k = 1; k <= 18; k++) {
+        const uint32_t width = k == 18 ? 100 : k;
+        for (int j = 0; j < 10; j++) {
+            uint32_t n = j < 3 ? (uint32_t[]){1, 4, 64}[j] : 1 + tu_below(&r, 300);
+            uint32_t sizes[2] = {n, width};
+            run_case(&r, p, 2, sizes, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+        }
+        if (width <= 17 && tu_chance(&r, 0.3)) {
+            uint32_t sizes[2] = {around_blocks[tu_below(&r, 6)], width};
+            run_case(&r, p, 2, sizes, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+        }
+    }
+}
+
+ParameterizedTestParameters(reduce, sweep)
+{
+    static reduce_param params[256];
+    size_t n = build_params(params);
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, sweep)
+{
+    sweep_cases(p);
+}
+
+/* ---- signed zeros -------------------------------------------------------------------------- */
+
+/* Groups made only of -0 (or only of +0): the canonical order starts every lane at +0, so SUM
+ * and AVERAGE give +0 for any length; MIN, MAX and MULTIPLY keep signs. Exact bits. */
+Test(reduce, signed_zero_groups)
+{
+    static const dmlcpu_data_type types[] = {DMLCPU_DATA_TYPE_FLOAT16, DMLCPU_DATA_TYPE_FLOAT32,
+                                             DMLCPU_DATA_TYPE_FLOAT64};
+    static const dmlcpu_reduce_function fns[] = {
+        DMLCPU_REDUCE_FUNCTION_SUM,      DMLCPU_REDUCE_FUNCTION_AVERAGE, DMLCPU_REDUCE_FUNCTION_L1,
+        DMLCPU_REDUCE_FUNCTION_MULTIPLY, DMLCPU_REDUCE_FUNCTION_MIN,     DMLCPU_REDUCE_FUNCTION_MAX,
+        DMLCPU_REDUCE_FUNCTION_SUM_SQUARE, DMLCPU_REDUCE_FUNCTION_L2};
+    static const uint32_t lengths[] = {1, 2, 3, 4, 5, 255, 256, 257, 2048, 4096, 4097, 8193};
+    for (size_t t = 0; t < 3; t++)
+        for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++)
+            for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+                for (int negative = 0; negative < 2; negative++)
+                    for (int column = 0; column < 2; column++) {
+                        const dmlcpu_data_type type = types[t];
+                        const size_t es = ref_type_size(type);
+                        /* rows: [2, n] over axis 1; columns: [n, 3] over axis 0 */
+                        const uint32_t n = lengths[l];
+                        const uint32_t sizes[2] = {column ? n : 2, column ? 3 : n};
+                        const uint32_t osizes[2] = {column ? 1 : 2, column ? 3 : 1};
+                        const uint32_t axis = column ? 0 : 1;
+                        tu_tensor in, out;
+                        tu_tensor_init(&in, type, 2, sizes);
+                        tu_tensor_init(&out, type, 2, osizes);
+                        const size_t in_bytes = (size_t)tu_binding_bytes(&in);
+                        const size_t out_bytes = (size_t)tu_binding_bytes(&out);
+                        tu_buffer ib, ob;
+                        unsigned char *x = tu_buffer_alloc(&ib, in_bytes, es, 0);
+                        void *y = tu_buffer_alloc(&ob, out_bytes, es, 0);
+                        void *expected = malloc(out_bytes);
+                        cr_assert_not_null(expected);
+                        for (size_t i = 0; i < in_bytes / es; i++)
+                            tu_store_float(type, x + i * es, negative ? -0.0 : 0.0);
+                        memset(y, 0xa5, out_bytes);
+                        memcpy(expected, y, out_bytes);
+                        dmlcpu_tensor_desc idesc = tu_desc(&in), odesc = tu_desc(&out);
+                        dmlcpu_reduce_operator_desc rd = {fns[f], &idesc, &odesc, 1, &axis};
+                        dmlcpu_operator_desc desc = {DMLCPU_OPERATOR_REDUCE, &rd};
+                        char what[160];
+                        snprintf(what, sizeof what, "%s %s of %" PRIu32 " x %s0 (%s)",
+                                 tu_function_name(fns[f]), tu_type_name(type), n,
+                                 negative ? "-" : "+", column ? "columns" : "rows");
+                        dmlcpu_buffer_binding bi = {x, in_bytes}, bo = {y, out_bytes};
+                        tu_run(&desc, 1, &bi, 1, &bo, 1, what);
+                        cr_assert_eq(ref_reduce(&rd, x, expected, NULL), DMLCPU_STATUS_OK);
+                        char msg[512];
+                        cr_assert(tu_compare(&out, y, expected, TU_CMP_BITS, NULL, msg, sizeof msg),
+                                  "%s: %s", what, msg);
+                        free(expected);
+                        tu_buffer_free(&ib);
+                        tu_buffer_free(&ob);
+                    }
+}
+
+/* ---- large problems: every thread setting ------------------------------------------------- */
+
+/* Problems large enough to be split over threads (over outputs, and over the reduced dimension
+ * in whole canonical blocks): every thread cap and a host pool that runs the tasks in reverse
+ * order must give the oracle's bits. Float types and INT32 only, to keep the time down. */
+ParameterizedTestParameters(reduce, threads)
+{
+    static reduce_param params[256], chosen[256];
+    size_t n = build_params(params), m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ref_type_is_float((dmlcpu_data_type)params[i].type) ||
+            params[i].type == DMLCPU_DATA_TYPE_INT32)
+            chosen[m++] = params[i];
+    return cr_make_param_array(reduce_param, chosen, m);
+}
+
+ParameterizedTest(reduce_param *p, reduce, threads)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.threads", (uint64_t)(p->op * 100 + p->fn), (uint64_t)(p->dir * 100 + p->type));
+    static const struct {
+        uint32_t rank, sizes[3], axis_count, axes[2];
+    } shapes[] = {
+        {2, {16, 40000}, 1, {1}},      /* rows of ~10 blocks */
+        {2, {40000, 16}, 1, {0}},      /* narrow columns */
+        {1, {300007}, 1, {0}},         /* one group of many blocks */
+        {3, {5, 30000, 4}, 1, {1}},    /* middle axis */
+        {3, {3, 200, 1000}, 2, {0, 2}}, /* non-adjacent axes */
+        {2, {100000, 3}, 1, {1}}        /* many tiny rows */
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        run_case(&r, p, shapes[s].rank, shapes[s].sizes, shapes[s].axis_count, shapes[s].axes,
+                 TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+}
+
+/* ---- indices beyond 2^24 ------------------------------------------------------------------ */
+
+/* Groups longer than 2^24: an index kept in FLOAT32 lanes would round. All-equal data (the tie
+ * goes to the last index DECREASING, the first INCREASING) and a unique extreme at the odd
+ * index 2^24 + 1. */
+Test(reduce, index_beyond_2p24)
+{
+    static const dmlcpu_data_type types[] = {DMLCPU_DATA_TYPE_INT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                             DMLCPU_DATA_TYPE_FLOAT32};
+    const uint32_t n = (1u << 24) + 3, one = 1, axis = 0, special = (1u << 24) + 1;
+    for (size_t t = 0; t < 3; t++) {
+        const dmlcpu_data_type type = types[t];
+        const size_t es = ref_type_size(type);
+        tu_buffer ib, ob;
+        unsigned char *x = tu_buffer_alloc(&ib, ((size_t)n * es + 3) / 4 * 4, es, 0);
+        uint64_t *y = tu_buffer_alloc(&ob, 8, 8, 0);
+        for (int is_max = 0; is_max < 2; is_max++)
+            for (int unique = 0; unique < 2; unique++)
+                for (int dir = 0; dir < 2; dir++) {
+                    /* zeros everywhere; the unique extreme is +-1 */
+                    memset(x, 0, (size_t)n * es);
+                    if (unique) {
+                        if (ref_type_is_float(type))
+                            tu_store_float(type, x + (size_t)special * es, is_max ? 1.0 : -1.0);
+                        else
+                            x[special] = (unsigned char)(is_max ? 1 : 0xff);
+                    }
+                    dmlcpu_tensor_desc in = {type, 1, &n, NULL, 0};
+                    dmlcpu_tensor_desc out = {DMLCPU_DATA_TYPE_UINT64, 1, &one, NULL, 0};
+                    dmlcpu_argmin_operator_desc ad = {&in, &out, 1, &axis,
+                                                      (dmlcpu_axis_direction)dir};
+                    dmlcpu_operator_desc desc = {is_max ? DMLCPU_OPERATOR_ARGMAX
+                                                        : DMLCPU_OPERATOR_ARGMIN,
+                                                 &ad};
+                    char what[128];
+                    snprintf(what, sizeof what, "%s %s %s over %" PRIu32 " %s",
+                             is_max ? "ARGMAX" : "ARGMIN", dir ? "DECREASING" : "INCREASING",
+                             unique ? "with one extreme" : "all equal", n, tu_type_name(type));
+                    dmlcpu_buffer_binding bi = {x, ib.size}, bo = {y, 8};
+                    *y = UINT64_MAX;
+                    tu_run(&desc, 0, &bi, 1, &bo, 1, what);
+                    const uint64_t expected = unique ? special : dir ? n - 1 : 0;
+                    cr_assert_eq(*y, expected, "%s: got %" PRIu64 ", expected %" PRIu64, what, *y,
+                                 expected);
+                }
+        tu_buffer_free(&ib);
+        tu_buffer_free(&ob);
+    }
+}
