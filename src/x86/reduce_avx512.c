@@ -174,6 +174,8 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
      * columns at a third of the read ceiling */                                               \
     const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;                                          \
     size_t r0 = 0;                                                                                 \
+    if (rs == (ptrdiff_t)(K * sizeof(T)) && 4 * K <= 2 * (EPV))                                    \
+        r0 = NARROW_##SFX(T, V, EPV, L, LD, LDM, MAP, OPN, AUX);                                   \
     for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
         const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
@@ -221,6 +223,46 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
         for (size_t i = 0; i < h; i++)                                                             \
             for (size_t v = 0; v < nv; v++)                                                        \
                 ((V *)lane[i])[v] = _mm512_##OPN##_##SFX(((V *)lane[i])[v], ((V *)lane[i + h])[v]);
+
+/* Narrow columns whose rows are contiguous (K <= 8 f32, K <= 4 f64): a quad of rows is 4K
+ * consecutive elements, at most two vectors; permutes pick row r's K elements out of them.
+ * Handles the whole quads and returns the first row left over. */
+#define NARROW_BODY(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX, IDXT, PERMUTE)                      \
+    ({                                                                                             \
+        alignas(64) IDXT ix[4][EPV];                                                               \
+        for (size_t r_ = 0; r_ < 4; r_++)                                                          \
+            for (size_t c_ = 0; c_ < (EPV); c_++)                                                  \
+                ix[r_][c_] = (IDXT)(c_ < K ? r_ * K + c_ : 0);                                     \
+        const __m512i i0 = _mm512_load_si512(ix[0]), i1 = _mm512_load_si512(ix[1]);               \
+        const __m512i i2 = _mm512_load_si512(ix[2]), i3 = _mm512_load_si512(ix[3]);               \
+        const size_t span = 4 * K;                                                                 \
+        V aux = AUX(0);                                                                            \
+        (void)aux;                                                                                 \
+        size_t q0 = 0;                                                                             \
+        for (; q0 + 4 <= nrows; q0 += 4) {                                                         \
+            const T *s_ = (const T *)(x + (ptrdiff_t)q0 * rs);                                     \
+            _mm_prefetch((const char *)s_ + 1024, _MM_HINT_T0);                                    \
+            V lo, hi;                                                                              \
+            if ((nrows - q0) * K >= 2 * (EPV)) { /* two whole vectors stay inside the rows */      \
+                lo = LD(s_);                                                                       \
+                hi = LD(s_ + (EPV));                                                               \
+            } else {                                                                               \
+                lo = span >= (EPV) ? LD(s_) : LDM(s_, (unsigned)span, fill);                       \
+                hi = span > (EPV) ? LDM(s_ + (EPV), (unsigned)(span - (EPV)), fill) : lo;          \
+            }                                                                                      \
+            /* map after the permutes: aux (LOG_SUM_EXP's column maxima) is per column */          \
+            V qv = _mm512_##OPN##_##SFX(                                                           \
+                _mm512_##OPN##_##SFX(MAP(PERMUTE(lo, i0, hi)), MAP(PERMUTE(lo, i1, hi))),          \
+                _mm512_##OPN##_##SFX(MAP(PERMUTE(lo, i2, hi)), MAP(PERMUTE(lo, i3, hi))));         \
+            V *ln_ = (V *)lane[(q0 / 4) % (L)];                                                    \
+            ln_[0] = _mm512_##OPN##_##SFX(ln_[0], qv);                                             \
+        }                                                                                          \
+        q0;                                                                                        \
+    })
+#define NARROW_ps(T, V, EPV, L, LD, LDM, MAP, OPN, AUX)                                            \
+    NARROW_BODY(T, V, EPV, L, LD, LDM, MAP, OPN, ps, AUX, int32_t, _mm512_permutex2var_ps)
+#define NARROW_pd(T, V, EPV, L, LD, LDM, MAP, OPN, AUX)                                            \
+    NARROW_BODY(T, V, EPV, L, LD, LDM, MAP, OPN, pd, AUX, int64_t, _mm512_permutex2var_pd)
 
 #define NO_AUX(o) id
 #define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
