@@ -306,11 +306,6 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512, block_prod_f64,
  * the identity 0). The max instruction may return -0 where IEEE maximum gives +0; the sum, the
  * combination and the result are the same for either sign of a zero m. ---- */
 
-#define MAP_EXPSUB_PS(v) exp_ps_avx512(_mm512_sub_ps(v, aux))
-#define MAP_EXPSUB_PD(v) exp_pd_avx512(_mm512_sub_pd(v, aux))
-DEF_BLOCK(block_lse_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, MAP_EXPSUB_PS, add, ps, idx32)
-DEF_BLOCK(block_lse_f16, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, MAP_EXPSUB_PS, add, ps, idx32)
-DEF_BLOCK(block_lse_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, MAP_EXPSUB_PD, add, pd, idx64)
 
 #define MAXNAN_PS(acc, nan, v)                                                                     \
     do {                                                                                           \
@@ -325,7 +320,7 @@ DEF_BLOCK(block_lse_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, MAP_EX
         acc = _mm512_max_pd(acc, v_);                                                              \
     } while (0)
 
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, HMAX, FIELD)               \
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, HMAX, EXP, FIELD)          \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
@@ -343,12 +338,24 @@ DEF_BLOCK(block_lse_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, MAP_EX
                 MAXNAN(mv, nan, LDM(p + i, (unsigned)(m - i), ninf));                              \
             S mx = nan ? (S)NAN : HMAX(mv);                                                        \
             out->v.FIELD = mx;                                                                     \
-            out->aux.FIELD = isfinite(mx) ? BNAME(p, m, zero, ninf, _mm512_set1_##SFX(mx)) : 0;    \
+            out->aux.FIELD = 0;                                                                    \
+            if (isfinite(mx)) {                                                                    \
+                /* exp(x - m) of the whole block into an L1-resident buffer, then the block's  \
+                 * canonical sum: two short loops keep far fewer registers live than one */    \
+                alignas(64) S e[64 * (L)];                                                         \
+                const V mv_ = _mm512_set1_##SFX(mx);                                               \
+                size_t j = 0;                                                                      \
+                for (; j + (EPV) <= m; j += (EPV))                                                 \
+                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LD(p + j), mv_)));              \
+                if (j < m)                                                                         \
+                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LDM(p + j, (unsigned)(m - j), ninf), mv_))); \
+                out->aux.FIELD = BNAME(e, m, zero, zero, zero);                                    \
+            }                                                                                      \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_lse_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, _mm512_reduce_max_ps, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_lse_f16, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, _mm512_reduce_max_ps, f32)
-DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_lse_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, _mm512_reduce_max_pd, f64)
+DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, _mm512_reduce_max_ps, exp_ps_avx512, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, _mm512_reduce_max_ps, exp_ps_avx512, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, _mm512_reduce_max_pd, exp_pd_avx512, f64)
 
 #define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, FIELD)                            \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
