@@ -1,5 +1,5 @@
-/* SLICE, SLICE_GRAD, SPLIT, JOIN and IDENTITY: each becomes a list of normalised strided copies
- * (and, for SLICE_GRAD, a zero fill of what the scatter does not cover), keyed by element size. */
+/* SLICE, SLICE_GRAD, SPLIT, JOIN and IDENTITY: each becomes a list of jobs over normalised dims,
+ * keyed by element size, and the jobs a list of tasks that one parallel region runs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +34,37 @@ static void window_map(const dmlcpu_tensor_desc *big, const uint32_t *big_stride
     }
 }
 
-static dmlcpu_status plan_jobs(dmlcpu_operator *op, const dmlcpu_operator_desc *desc)
+/* SLICE_GRAD: a COPY job (the scatter) when the window covers the whole output with steps of
+ * +-1, else a GRAD job. */
+static void plan_grad(copy_job *j, const dmlcpu_slice_grad_operator_desc *d)
 {
-    copy_plan *p = &op->u.copy;
+    const dmlcpu_tensor_desc *og = d->output_gradient_tensor, *ig = d->input_gradient_tensor;
+    uint32_t a[DMLCPU_MAX_RANK], b[DMLCPU_MAX_RANK];
+    tensor_strides(ig, a);
+    tensor_strides(og, b);
+    bool covers = true;
+    for (uint32_t i = 0; i < og->dimension_count; i++)
+        covers = covers && d->input_window_sizes[i] == og->sizes[i] && ig->sizes[i] == og->sizes[i] &&
+                 (d->input_window_strides[i] == 1 || d->input_window_strides[i] == -1);
+    if (covers) {
+        job_dims(&j->dims, ig, a, b);
+        window_map(og, b, d->input_window_offsets, d->input_window_sizes, d->input_window_strides,
+                   &j->dims.dst_off, j->dims.dst);
+        return;
+    }
+    j->grad = true;
+    job_dims(&j->dims, og, NULL, b);
+    for (uint32_t i = 0; i < og->dimension_count; i++) {
+        int32_t s = d->input_window_strides[i];
+        j->start[i] = (int64_t)d->input_window_offsets[i] + (s < 0 ? (int64_t)d->input_window_sizes[i] - 1 : 0);
+        j->step[i] = s;
+        j->count[i] = ig->sizes[i];
+        j->grad_stride[i] = (ptrdiff_t)a[i];
+    }
+}
+
+static void plan_jobs(copy_plan *p, const dmlcpu_operator_desc *desc)
+{
     uint32_t a[DMLCPU_MAX_RANK], b[DMLCPU_MAX_RANK];
     switch (desc->type) {
     case DMLCPU_OPERATOR_IDENTITY: {
@@ -56,32 +84,10 @@ static dmlcpu_status plan_jobs(dmlcpu_operator *op, const dmlcpu_operator_desc *
                    d->input_window_strides, &cd->src_off, cd->src);
         break;
     }
-    case DMLCPU_OPERATOR_SLICE_GRAD: {
-        const dmlcpu_slice_grad_operator_desc *d = desc->desc;
-        const dmlcpu_tensor_desc *og = d->output_gradient_tensor, *ig = d->input_gradient_tensor;
-        tensor_strides(ig, a);
-        tensor_strides(og, b);
-        /* the scatter covers the whole output when every window is the whole dim, walked with
-         * step +-1 by an input gradient of the same size; otherwise zero-fill first */
-        bool covers = true;
-        for (uint32_t i = 0; i < og->dimension_count; i++)
-            covers = covers && d->input_window_sizes[i] == og->sizes[i] &&
-                     ig->sizes[i] == og->sizes[i] &&
-                     (d->input_window_strides[i] == 1 || d->input_window_strides[i] == -1);
-        copy_job *j = p->jobs;
-        if (!covers) {
-            j->is_fill = true;
-            job_dims(&j->dims, og, NULL, b);
-            j++;
-        }
-        job_dims(&j->dims, ig, a, b);
-        window_map(og, b, d->input_window_offsets, d->input_window_sizes, d->input_window_strides,
-                   &j->dims.dst_off, j->dims.dst);
-        p->job_count = (uint32_t)(j - p->jobs) + 1;
+    case DMLCPU_OPERATOR_SLICE_GRAD:
+        plan_grad(&p->jobs[0], desc->desc);
         break;
-    }
-    case DMLCPU_OPERATOR_SPLIT:
-    case DMLCPU_OPERATOR_JOIN: {
+    default: { /* SPLIT and JOIN: one job per part */
         bool split = desc->type == DMLCPU_OPERATOR_SPLIT;
         const dmlcpu_split_operator_desc *s = desc->desc;
         const dmlcpu_join_operator_desc *jd = desc->desc;
@@ -93,33 +99,72 @@ static dmlcpu_status plan_jobs(dmlcpu_operator *op, const dmlcpu_operator_desc *
         for (uint32_t k = 0; k < p->job_count; k++) {
             copy_job *j = &p->jobs[k];
             tensor_strides(&parts[k], b);
-            if (split) {
-                j->src = 0;
-                j->dst = k;
-                job_dims(&j->dims, &parts[k], a, b);
-                j->dims.src_off = at * (ptrdiff_t)a[axis];
-            } else {
-                j->src = k;
-                j->dst = 0;
-                job_dims(&j->dims, &parts[k], b, a);
-                j->dims.dst_off = at * (ptrdiff_t)a[axis];
-            }
+            j->src = split ? 0 : k;
+            j->dst = split ? k : 0;
+            job_dims(&j->dims, &parts[k], split ? a : b, split ? b : a);
+            *(split ? &j->dims.src_off : &j->dims.dst_off) = at * (ptrdiff_t)a[axis];
             at += parts[k].sizes[axis];
         }
         break;
     }
-    default:
-        break;
     }
     for (uint32_t k = 0; k < p->job_count; k++)
-        shape_copy(&p->jobs[k].dims);
+        if (!p->jobs[k].grad)
+            shape_copy(&p->jobs[k].dims);
+}
+
+/* Below this many bytes an execute runs on the caller's thread; tasks copy at least
+ * TILE_MIN_BYTES each (see README, Threads). */
+#define PAR_MIN_BYTES ((uint64_t)1 << 20)
+#define TILE_MIN_BYTES ((uint64_t)128 << 10)
+
+/* Cuts every job into tasks of similar size; one task per job when the copy is small. */
+static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
+{
+    copy_plan *p = &op->u.copy;
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < p->job_count; k++) {
+        copy_job *j = &p->jobs[k];
+        uint64_t e = 1;
+        for (int i = 0; i < j->dims.count; i++)
+            e *= j->dims.size[i];
+        j->rows = j->dims.count ? e / j->dims.size[j->dims.count - 1] : 1;
+        total += e * es;
+    }
+    unsigned threads = parallel_threads(&op->par);
+    bool parallel = threads > 1 && total >= PAR_MIN_BYTES;
+    uint64_t tasks = 0, want[256];
+    for (uint32_t k = 0; k < p->job_count; k++) {
+        copy_job *j = &p->jobs[k];
+        uint64_t bytes = j->rows * (j->dims.count ? j->dims.size[j->dims.count - 1] : 1) * es;
+        uint64_t n = parallel ? bytes / TILE_MIN_BYTES : 1;
+        if (n > 4 * (uint64_t)threads)
+            n = 4 * (uint64_t)threads;
+        if (n < 1)
+            n = 1;
+        /* fewer rows than tasks: cut each row into pieces */
+        j->cuts = n > j->rows && !j->grad ? (uint32_t)((n + j->rows - 1) / j->rows) : 1;
+        if (k < 256)
+            want[k] = n;
+        tasks += n;
+    }
+    p->tasks = calloc(tasks, sizeof *p->tasks);
+    if (!p->tasks)
+        return set_error(DMLCPU_STATUS_OUT_OF_MEMORY, "%s: out of memory", op->name);
+    uint32_t t = 0;
+    for (uint32_t k = 0; k < p->job_count; k++) {
+        uint64_t n = k < 256 ? want[k] : 1, pieces = p->jobs[k].rows * p->jobs[k].cuts;
+        for (uint64_t i = 0; i < n; i++)
+            p->tasks[t++] = (copy_task){k, i * pieces / n, (i + 1) * pieces / n};
+    }
+    p->task_count = t;
     return DMLCPU_STATUS_OK;
 }
 
 dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc, dmlcpu_isa cap)
 {
     copy_plan *p = &op->u.copy;
-    const dmlcpu_tensor_desc *ins, *outs;   /* arrays of input and output descriptions */
+    const dmlcpu_tensor_desc *ins, *outs; /* arrays of input and output descriptions */
     uint32_t nin = 1, nout = 1, jobs = 1;
     switch (desc->type) {
     case DMLCPU_OPERATOR_SLICE: {
@@ -132,7 +177,6 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         const dmlcpu_slice_grad_operator_desc *d = desc->desc;
         ins = d->input_gradient_tensor;
         outs = d->output_gradient_tensor;
-        jobs = 2;
         break;
     }
     case DMLCPU_OPERATOR_SPLIT: {
@@ -184,53 +228,89 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         if (tables[t]->fill[size_index(es)])
             p->fill = tables[t]->fill[size_index(es)];
     }
-    return plan_jobs(op, desc);
+    plan_jobs(p, desc);
+    return plan_tasks(op, es);
 }
 
-void copy_destroy(dmlcpu_operator *op) { free(op->u.copy.jobs); }
+void copy_destroy(dmlcpu_operator *op)
+{
+    free(op->u.copy.jobs);
+    free(op->u.copy.tasks);
+}
 
-static void run_job(const copy_plan *p, const copy_job *j, char *dst, const char *src, size_t es)
+/* Byte offsets of row `row` (row-major over the outer dims) on both sides. */
+static void row_offsets(const copy_dims *d, uint64_t row, ptrdiff_t es, ptrdiff_t *src, ptrdiff_t *dst)
+{
+    *src = d->src_off * es;
+    *dst = d->dst_off * es;
+    for (int k = d->count - 2; k >= 0; k--) {
+        ptrdiff_t c = (ptrdiff_t)(row % d->size[k]);
+        row /= d->size[k];
+        *src += c * d->src[k] * es;
+        *dst += c * d->dst[k] * es;
+    }
+}
+
+/* GRAD: row `row` of the output gradient. Returns whether every outer coordinate lies on the
+ * window's lattice; then *src is the input gradient's row. */
+static bool grad_row(const copy_job *j, uint64_t row, ptrdiff_t es, ptrdiff_t *src, ptrdiff_t *dst)
 {
     const copy_dims *d = &j->dims;
-    dst += d->dst_off * (ptrdiff_t)es;
-    src += d->src_off * (ptrdiff_t)es;
-    if (d->count == 0) { /* a single element */
-        if (j->is_fill)
-            p->fill(dst, 1, 1);
-        else
-            p->copy(dst, 1, src, 1, 1);
-        return;
+    bool on = true;
+    *src = 0;
+    *dst = 0;
+    for (int k = d->count - 2; k >= 0; k--) {
+        int64_t c = (int64_t)(row % d->size[k]);
+        row /= d->size[k];
+        *dst += (ptrdiff_t)c * d->dst[k] * es;
+        int64_t delta = c - j->start[k]; /* c = start + step * i for i in [0, count) */
+        int64_t i = delta / j->step[k];
+        on = on && delta % j->step[k] == 0 && i >= 0 && i < j->count[k];
+        *src += (ptrdiff_t)i * j->grad_stride[k] * es;
     }
-    int inner = d->count - 1;
-    uint32_t c[8] = {0};
-    for (;;) {
-        if (j->is_fill)
-            p->fill(dst, d->dst[inner], d->size[inner]);
-        else
-            p->copy(dst, d->dst[inner], src, d->src[inner], d->size[inner]);
-        int k = inner - 1;
-        for (; k >= 0; k--) {
-            dst += d->dst[k] * (ptrdiff_t)es;
-            src += d->src[k] * (ptrdiff_t)es;
-            if (++c[k] < d->size[k])
-                break;
-            dst -= (ptrdiff_t)d->size[k] * d->dst[k] * (ptrdiff_t)es;
-            src -= (ptrdiff_t)d->size[k] * d->src[k] * (ptrdiff_t)es;
-            c[k] = 0;
+    return on;
+}
+
+typedef struct {
+    const copy_plan *p;
+    const dmlcpu_bindings *b;
+    size_t es;
+} copy_ctx;
+
+static void copy_task_run(void *ctx, size_t t)
+{
+    const copy_ctx *c = ctx;
+    const copy_plan *p = c->p;
+    const copy_task *task = &p->tasks[t];
+    const copy_job *j = &p->jobs[task->job];
+    const copy_dims *d = &j->dims;
+    ptrdiff_t es = (ptrdiff_t)c->es;
+    char *dst0 = c->b->outputs[j->dst].data;
+    const char *src0 = c->b->inputs[j->src].data;
+    int in = d->count - 1;
+    size_t n = in >= 0 ? d->size[in] : 1;
+    ptrdiff_t ss = in >= 0 ? d->src[in] : 1, ds = in >= 0 ? d->dst[in] : 1;
+    for (uint64_t piece = task->begin; piece < task->end; piece++) {
+        uint64_t row = piece / j->cuts, cut = piece % j->cuts;
+        size_t i0 = (size_t)(cut * n / j->cuts), i1 = (size_t)((cut + 1) * n / j->cuts);
+        ptrdiff_t so, dof;
+        if (j->grad) {
+            bool on = grad_row(j, row, es, &so, &dof);
+            char *dst = dst0 + dof;
+            p->fill(dst, ds, n);
+            if (on)
+                p->copy(dst + (ptrdiff_t)j->start[in] * ds * es, j->step[in] * ds,
+                        src0 + so, j->grad_stride[in], j->count[in]);
+            continue;
         }
-        if (k < 0)
-            return;
+        row_offsets(d, row, es, &so, &dof);
+        p->copy(dst0 + dof + (ptrdiff_t)i0 * ds * es, ds, src0 + so + (ptrdiff_t)i0 * ss * es, ss,
+                i1 - i0);
     }
 }
 
 void copy_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
 {
-    const copy_plan *p = &op->u.copy;
-    size_t es = op->inputs[0].esize;
-    for (uint32_t k = 0; k < p->job_count; k++) {
-        const copy_job *j = &p->jobs[k];
-        /* a fill reads nothing: its source strides are 0, any valid pointer serves */
-        char *dst = b->outputs[j->dst].data;
-        run_job(p, j, dst, j->is_fill ? dst : b->inputs[j->src].data, es);
-    }
+    copy_ctx c = {&op->u.copy, b, op->inputs[0].esize};
+    parallel_run(&op->par, op->u.copy.task_count, copy_task_run, &c);
 }

@@ -47,6 +47,11 @@ typedef struct {
     reduce_shape shape;
     uint32_t col_tile;          /* COL: outputs per column-kernel call */
     uint32_t col_depth;         /* COL: rows of the tile's pairwise counter (1: one block) */
+    uint64_t units;             /* outputs (ROW, STRIDED) or column tiles (COL) */
+    uint32_t tiles;             /* tasks of an execute: 1 = serial */
+    uint32_t split;             /* tiles per unit (> 1: a unit's blocks are divided) */
+    uint64_t split_blocks;      /* blocks per split tile: a power of two */
+    uint32_t slots;             /* COL: scratch areas, one per concurrently running tile */
     norm_dims kept;             /* kept dims: size, input stride, output stride */
     norm_dims red;              /* reduced dims in logical order: size, input stride */
     reduce_row_fn row;
@@ -54,17 +59,34 @@ typedef struct {
     combine_fn combine;
 } reduce_plan;
 
-/* A copy operator, planned (copy.c): zero fills first, then copies. */
+/* A copy operator, planned (copy.c): jobs, each a strided copy dst[c] = src[c] over dims, or
+ * (SLICE_GRAD) a pass over the whole output gradient that writes each element once: the input
+ * gradient's value on the window's lattice, zero elsewhere. */
 typedef struct {
-    uint32_t src;               /* input binding index (copies) */
+    uint32_t src;               /* input binding index */
     uint32_t dst;               /* output binding index */
-    copy_dims dims;             /* normalised strided copy (or fill when is_fill) */
-    bool is_fill;
+    copy_dims dims;             /* COPY: normalised; GRAD: the output gradient's dims */
+    bool grad;
+    /* GRAD, per dim: lattice start (the window's first element), step (signed), count, and
+     * the input gradient's stride */
+    int64_t start[8], step[8];
+    uint32_t count[8];
+    ptrdiff_t grad_stride[8];
+    uint64_t rows;              /* positions of the outer dims */
+    uint32_t cuts;              /* pieces per row (long rows are divided between tiles) */
 } copy_job;
+
+/* One task of an execute: pieces [begin, end) of job, in (row, piece) order. */
+typedef struct {
+    uint32_t job;
+    uint64_t begin, end;
+} copy_task;
 
 typedef struct {
     uint32_t job_count;
     copy_job *jobs;
+    uint32_t task_count;
+    copy_task *tasks;
     copy_fn copy;               /* the innermost-dimension kernel for the element size */
     fill_fn fill;
 } copy_plan;

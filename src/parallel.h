@@ -15,6 +15,9 @@ typedef struct {
 /* Reads the create options (NULL = defaults). */
 void parallel_config_init(parallel_config *cfg, const dmlcpu_create_options *options);
 
+/* How many threads an execute may use (1 = the caller's only). */
+unsigned parallel_threads(const parallel_config *cfg);
+
 /* Runs task(ctx, i) for every i in [0, count): on the caller's thread when count is 1 or the
  * configuration allows one thread, otherwise over the host's pool or OpenMP. */
 void parallel_run(const parallel_config *cfg, size_t count, dmlcpu_task_fn task, void *ctx);

@@ -2,7 +2,9 @@
  * execute. Kernels deliver one partial per canonical block; this file combines the block values
  * pairwise (SPEC 4 step 5), finalizes and stores, so every ISA shares that part verbatim. */
 #include <math.h>
+#include <sched.h>
 #include <stdalign.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,20 +326,44 @@ static partial reduce_group(const reduce_plan *p, const char *base, group_state 
     return pw_finish(&s->pw, p->combine);
 }
 
-/* Walks the kept dims except the innermost `skip_inner` ones, calling fn with the input and
- * output positions. */
-typedef void (*out_fn)(const reduce_plan *p, const char *in, char *out, void *state);
-
-static void for_each_output(const reduce_plan *p, const char *in, char *out, int dims, out_fn fn,
-                            void *state)
+/* Positions of the kept dims [0, dims): input and output byte offsets of unit u, in row-major
+ * order of those dims. */
+static void kept_offsets(const reduce_plan *p, int dims, uint64_t u, ptrdiff_t *in_off,
+                         ptrdiff_t *out_off)
 {
     const norm_dims *k = &p->kept;
     ptrdiff_t ies = (ptrdiff_t)dtype_size(p->in_type), oes = (ptrdiff_t)dtype_size(p->out_type);
+    *in_off = 0;
+    *out_off = 0;
+    for (int d = dims - 1; d >= 0; d--) {
+        ptrdiff_t c = (ptrdiff_t)(u % k->size[d]);
+        u /= k->size[d];
+        *in_off += c * k->in[d] * ies;
+        *out_off += c * k->out[d] * oes;
+    }
+}
+
+/* Calls fn for the outputs [begin, begin + count) of the kept dims [0, dims), walking them with
+ * an odometer from the first one. */
+typedef void (*out_fn)(const reduce_plan *p, const char *in, char *out, void *state);
+
+static void for_each_output(const reduce_plan *p, const char *in, char *out, int dims,
+                            uint64_t begin, uint64_t count, out_fn fn, void *state)
+{
+    const norm_dims *k = &p->kept;
+    ptrdiff_t ies = (ptrdiff_t)dtype_size(p->in_type), oes = (ptrdiff_t)dtype_size(p->out_type);
+    ptrdiff_t io, oo;
+    kept_offsets(p, dims, begin, &io, &oo);
+    in += io;
+    out += oo;
     uint32_t c[8] = {0};
-    for (;;) {
+    for (int d = dims - 1; d >= 0; d--) {
+        c[d] = (uint32_t)(begin % k->size[d]);
+        begin /= k->size[d];
+    }
+    for (uint64_t n = 0; n < count; n++) {
         fn(p, in, out, state);
-        int d = dims - 1;
-        for (; d >= 0; d--) {
+        for (int d = dims - 1; d >= 0; d--) {
             in += k->in[d] * ies;
             out += k->out[d] * oes;
             if (++c[d] < k->size[d])
@@ -346,8 +372,6 @@ static void for_each_output(const reduce_plan *p, const char *in, char *out, int
             out -= (ptrdiff_t)k->size[d] * k->out[d] * oes;
             c[d] = 0;
         }
-        if (d < 0)
-            return;
     }
 }
 
@@ -395,82 +419,274 @@ static void col_push(const reduce_plan *p, col_state *s)
     }
 }
 
-static void col_run(const reduce_plan *p, void *state, const char *run, uint64_t index)
+/* The column kernel over rows [r0, r1) of one run, a block at a time (r0 on a block boundary). */
+static void col_rows(const reduce_plan *p, col_state *s, const char *run, uint64_t r0, uint64_t r1,
+                     uint64_t index)
 {
-    col_state *s = state;
-    const norm_dims *r = &p->red;
-    uint64_t nin = r->count ? r->size[r->count - 1] : 1;
-    ptrdiff_t rs = r->count ? r->in[r->count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
-    for (uint64_t r0 = 0; r0 < nin; r0 += p->block) {
-        size_t rows = nin - r0 < p->block ? (size_t)(nin - r0) : p->block;
+    ptrdiff_t rs = p->red.count ? p->red.in[p->red.count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
+    for (; r0 < r1; r0 += p->block) {
+        size_t rows = r1 - r0 < p->block ? (size_t)(r1 - r0) : p->block;
         p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, index + r0, s->parts, s->scratch);
         if (p->col_depth > 1)
             col_push(p, s);
     }
 }
 
-static void col_outputs(const reduce_plan *p, const char *in, char *out, void *state)
+static void col_run(const reduce_plan *p, void *state, const char *run, uint64_t index)
 {
-    col_state *s = state;
+    uint64_t nin = p->red.count ? p->red.size[p->red.count - 1] : 1;
+    col_rows(p, state, run, 0, nin, index);
+}
+
+/* The tile's result after all its pushes: the counter folded, or the kernel's single block. */
+static const partial *col_result(const reduce_plan *p, col_state *s)
+{
+    if (p->col_depth == 1)
+        return s->parts;
+    while (s->top > 1) {
+        partial *a = s->stack + (size_t)(s->top - 2) * p->col_tile, *b = a + p->col_tile;
+        for (size_t j = 0; j < s->cols; j++)
+            a[j] = p->combine(a[j], b[j]);
+        s->top--;
+    }
+    return s->stack;
+}
+
+/* COL unit u = (position of the outer kept dims, column tile): its input, output and width. */
+static void col_unit(const reduce_plan *p, uint64_t u, const char **in, char **out, size_t *cols)
+{
     const norm_dims *k = &p->kept;
     int inner = k->count - 1;
-    size_t ies = dtype_size(p->in_type), oes = dtype_size(p->out_type);
-    for (uint32_t j0 = 0; j0 < k->size[inner]; j0 += p->col_tile) {
-        s->cols = k->size[inner] - j0 < p->col_tile ? k->size[inner] - j0 : p->col_tile;
-        s->top = 0;
-        s->count = 0;
-        for_each_run(p, in + j0 * ies, col_run, s);
-        const partial *res = s->parts; /* a single block: the kernel's output is the value */
-        if (p->col_depth > 1) {
-            while (s->top > 1) {
-                partial *a = s->stack + (size_t)(s->top - 2) * p->col_tile, *b = a + p->col_tile;
-                for (size_t j = 0; j < s->cols; j++)
-                    a[j] = p->combine(a[j], b[j]);
-                s->top--;
-            }
-            res = s->stack;
-        }
-        for (size_t j = 0; j < s->cols; j++)
-            finish(p, res[j], out + ((ptrdiff_t)(j0 + j) * k->out[inner]) * (ptrdiff_t)oes);
+    uint64_t tiles = (k->size[inner] + p->col_tile - 1) / p->col_tile;
+    uint64_t j0 = (u % tiles) * p->col_tile;
+    ptrdiff_t io, oo;
+    kept_offsets(p, inner, u / tiles, &io, &oo);
+    *in += io + (ptrdiff_t)j0 * (ptrdiff_t)dtype_size(p->in_type);
+    *out += oo + (ptrdiff_t)j0 * k->out[inner] * (ptrdiff_t)dtype_size(p->out_type);
+    *cols = k->size[inner] - j0 < p->col_tile ? (size_t)(k->size[inner] - j0) : p->col_tile;
+}
+
+static void col_outputs(const reduce_plan *p, uint64_t u, const char *in, char *out, col_state *s)
+{
+    col_unit(p, u, &in, &out, &s->cols);
+    s->top = 0;
+    s->count = 0;
+    for_each_run(p, in, col_run, s);
+    const partial *res = col_result(p, s);
+    ptrdiff_t os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
+    for (size_t j = 0; j < s->cols; j++)
+        finish(p, res[j], out + (ptrdiff_t)j * os);
+}
+
+/* The scratch of one column worker: kernel scratch, the tile's partials, the counter. Plans
+ * that need at most COL_STACK_BYTES in all run serially on a stack buffer and report no
+ * temporary buffer. */
+#define COL_STACK_BYTES (16 * 1024)
+
+static uint64_t col_slot_bytes(const reduce_plan *p)
+{
+    uint64_t b = DMLCPU_COL_SCRATCH(p->col_tile) + (uint64_t)(1 + p->col_depth) * p->col_tile * sizeof(partial);
+    return (b + 63) & ~(uint64_t)63;
+}
+
+static void col_state_init(const reduce_plan *p, col_state *s, void *slot)
+{
+    s->scratch = slot;
+    s->parts = (partial *)((char *)slot + DMLCPU_COL_SCRATCH(p->col_tile));
+    s->stack = s->parts + p->col_tile;
+}
+
+/* ---- tiles: planned at create, run by parallel_run; results never depend on the count ---- */
+
+typedef struct {
+    const reduce_plan *p;
+    const char *in;
+    char *out;
+    char *slots;               /* column workers' scratch, col_slot_bytes apart */
+    partial *results;          /* split tiles: one partial per column of each tile */
+    _Atomic uint64_t busy;     /* slots in use */
+} exec_ctx;
+
+static unsigned slot_acquire(exec_ctx *c)
+{
+    for (;;) {
+        uint64_t m = atomic_load(&c->busy);
+        for (unsigned i = 0; i < c->p->slots; i++)
+            if (!(m & ((uint64_t)1 << i)) &&
+                atomic_compare_exchange_weak(&c->busy, &m, m | ((uint64_t)1 << i)))
+                return i;
+        sched_yield(); /* more tasks at once than the plan's threads: wait for a slot */
     }
 }
 
-/* The temporary buffer of a COL plan: kernel scratch, the tile's partials, the counter. Plans
- * that need at most COL_STACK_BYTES use the stack instead and report no temporary buffer. */
-#define COL_STACK_BYTES (16 * 1024)
-static uint64_t col_temp_bytes(const reduce_plan *p)
+static void slot_release(exec_ctx *c, unsigned i) { atomic_fetch_and(&c->busy, ~((uint64_t)1 << i)); }
+
+/* A tile of whole units (outputs, or column tiles). */
+static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
 {
-    return 64 + DMLCPU_COL_SCRATCH(p->col_tile) +
-           (uint64_t)(1 + p->col_depth) * p->col_tile * sizeof(partial);
+    const reduce_plan *p = c->p;
+    if (p->shape == SHAPE_COL) {
+        unsigned slot = slot_acquire(c);
+        col_state s;
+        col_state_init(p, &s, c->slots + (size_t)slot * col_slot_bytes(p));
+        for (uint64_t u = u0; u < u1; u++)
+            col_outputs(p, u, c->in, c->out, &s);
+        slot_release(c, slot);
+    } else if (p->shape == SHAPE_ROW && p->red.count == 1) {
+        for_each_output(p, c->in, c->out, p->kept.count, u0, u1 - u0, one_run, NULL);
+    } else {
+        group_state s;
+        for_each_output(p, c->in, c->out, p->kept.count, u0, u1 - u0, one_group, &s);
+    }
 }
 
-static void col_state_init(const reduce_plan *p, col_state *s, void *temp)
+/* A tile of an aligned power-of-two group of blocks of one unit's group (a single reduced dim):
+ * the partial of those blocks, per column, into results. */
+static void split_task(exec_ctx *c, uint64_t t)
 {
-    char *t = (char *)(((uintptr_t)temp + 63) & ~(uintptr_t)63);
-    s->scratch = t;
-    s->parts = (partial *)(t + DMLCPU_COL_SCRATCH(p->col_tile));
-    s->stack = s->parts + p->col_tile;
+    const reduce_plan *p = c->p;
+    uint64_t u = t / p->split, s = t % p->split;
+    uint64_t e0 = s * p->split_blocks * p->block, e1 = e0 + p->split_blocks * p->block;
+    if (e1 > p->n)
+        e1 = p->n;
+    const char *in = c->in;
+    char *out = c->out;
+    if (p->shape == SHAPE_COL) {
+        unsigned slot = slot_acquire(c);
+        col_state st;
+        col_state_init(p, &st, c->slots + (size_t)slot * col_slot_bytes(p));
+        col_unit(p, u, &in, &out, &st.cols);
+        st.top = 0;
+        st.count = 0;
+        col_rows(p, &st, in, e0, e1, 0);
+        memcpy(c->results + t * p->col_tile, col_result(p, &st), st.cols * sizeof(partial));
+        slot_release(c, slot);
+    } else {
+        ptrdiff_t io, oo;
+        kept_offsets(p, p->kept.count, u, &io, &oo);
+        pairwise pw = {0};
+        row_run(p, &pw, in + io + (ptrdiff_t)e0 * (ptrdiff_t)dtype_size(p->in_type), e1 - e0, e0);
+        c->results[t] = pw_finish(&pw, p->combine);
+    }
+}
+
+static void reduce_task(void *ctx, size_t t)
+{
+    exec_ctx *c = ctx;
+    const reduce_plan *p = c->p;
+    if (p->split > 1)
+        split_task(c, t);
+    else
+        units_task(c, t * p->units / p->tiles, (t + 1) * p->units / p->tiles);
+}
+
+/* After split tiles: each unit's tile partials combine pairwise in block order (the tiles are
+ * aligned power-of-two groups of blocks, so this is the canonical tree), then finish. */
+static void split_finish(exec_ctx *c)
+{
+    const reduce_plan *p = c->p;
+    size_t width = p->shape == SHAPE_COL ? p->col_tile : 1;
+    for (uint64_t u = 0; u < p->units; u++) {
+        const char *in = c->in;
+        char *out = c->out;
+        size_t cols = 1;
+        ptrdiff_t os = 0;
+        if (p->shape == SHAPE_COL) {
+            col_unit(p, u, &in, &out, &cols);
+            os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
+        } else {
+            ptrdiff_t io, oo;
+            kept_offsets(p, p->kept.count, u, &io, &oo);
+            out += oo;
+        }
+        for (size_t j = 0; j < cols; j++) {
+            pairwise pw = {0};
+            for (uint64_t s = 0; s < p->split; s++)
+                pw_push(&pw, c->results[(u * p->split + s) * width + j], p->combine);
+            finish(p, pw_finish(&pw, p->combine), out + (ptrdiff_t)j * os);
+        }
+    }
 }
 
 void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
 {
     const reduce_plan *p = &op->u.reduce;
-    const char *in = b->inputs[0].data;
-    char *out = b->outputs[0].data;
-    if (p->shape == SHAPE_COL) {
-        col_state s;
-        alignas(64) unsigned char small[COL_STACK_BYTES];
-        col_state_init(p, &s, op->temporary_bytes ? b->temporary.data : small);
-        for_each_output(p, in, out, p->kept.count - 1, col_outputs, &s);
-    } else if (p->shape == SHAPE_ROW && p->red.count == 1) {
-        for_each_output(p, in, out, p->kept.count, one_run, NULL);
-    } else {
-        group_state s;
-        for_each_output(p, in, out, p->kept.count, one_group, &s);
-    }
+    exec_ctx c = {.p = p, .in = b->inputs[0].data, .out = b->outputs[0].data};
+    atomic_init(&c.busy, 0);
+    alignas(64) unsigned char small[COL_STACK_BYTES];
+    char *temp = op->temporary_bytes ? (char *)(((uintptr_t)b->temporary.data + 63) & ~(uintptr_t)63)
+                                     : (char *)small;
+    c.slots = temp;
+    c.results = (partial *)(temp + (size_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0));
+    parallel_run(&op->par, p->tiles, reduce_task, &c);
+    if (p->split > 1)
+        split_finish(&c);
 }
 
 /* ---- planning ---- */
+
+/* Below this many input bytes an operator runs on the caller's thread: a parallel region costs
+ * more than it saves (see README, Threads). Tiles get at least TILE_MIN_BYTES of input. */
+#define PAR_MIN_BYTES ((uint64_t)1 << 20)
+#define TILE_MIN_BYTES ((uint64_t)128 << 10)
+
+static uint64_t next_pow2(uint64_t v)
+{
+    uint64_t r = 1;
+    while (r < v)
+        r <<= 1;
+    return r;
+}
+
+/* Units (outputs, or column tiles), tiles and their kind: whole units per tile when there are
+ * enough of them, else aligned power-of-two groups of blocks of each unit's group. */
+static void plan_tiles(reduce_plan *p, const parallel_config *par)
+{
+    const norm_dims *k = &p->kept, *r = &p->red;
+    uint64_t outputs = 1;
+    for (int i = 0; i < k->count; i++)
+        outputs *= k->size[i];
+    p->col_tile = 1;
+    p->col_depth = 1;
+    if (p->shape == SHAPE_COL) {
+        uint64_t nin = r->size[r->count - 1];
+        uint64_t blocks = (nin + p->block - 1) / p->block; /* per group: outer reduced dims x */
+        for (int i = 0; i + 1 < r->count; i++)
+            blocks *= r->size[i];
+        while (blocks >>= 1)
+            p->col_depth++;
+        uint32_t inner = k->size[k->count - 1];
+        p->col_tile = inner < DMLCPU_COL_TILE ? inner : DMLCPU_COL_TILE;
+        p->units = outputs / inner * ((inner + p->col_tile - 1) / p->col_tile);
+    } else {
+        p->units = outputs;
+    }
+    p->tiles = 1;
+    p->split = 1;
+    p->split_blocks = 0;
+    p->slots = 1;
+    unsigned threads = parallel_threads(par);
+    uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
+    if (threads <= 1 || bytes < PAR_MIN_BYTES)
+        return;
+    uint64_t want = 4 * (uint64_t)threads, most = bytes / TILE_MIN_BYTES;
+    if (want > most)
+        want = most;
+    uint64_t nblocks = (p->n + p->block - 1) / p->block;
+    bool splittable = r->count == 1 && p->shape != SHAPE_STRIDED && nblocks > 1;
+    if (p->units >= want || !splittable) {
+        p->tiles = (uint32_t)(p->units < want ? p->units : want);
+    } else {
+        uint64_t per_unit = (want + p->units - 1) / p->units;
+        p->split_blocks = next_pow2((nblocks + per_unit - 1) / per_unit);
+        p->split = (uint32_t)((nblocks + p->split_blocks - 1) / p->split_blocks);
+        p->tiles = (uint32_t)(p->units * p->split);
+    }
+    if (p->shape == SHAPE_COL)
+        p->slots = p->tiles < threads ? p->tiles : threads;
+    if (p->slots > 64)
+        p->slots = 64;
+}
 
 static reduce_kind kind_of(dmlcpu_reduce_function f, dmlcpu_axis_direction dir, reduce_finalize *fin)
 {
@@ -552,19 +768,12 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
 
     op->input_count = 1;
     op->output_count = 1;
-    op->temporary_bytes = 0;
-    if (p->shape == SHAPE_COL) {
-        /* blocks per group: the outer reduced dims times the blocks of the innermost */
-        uint64_t blocks = (nin + p->block - 1) / p->block;
-        for (int i = 0; i + 1 < r->count; i++)
-            blocks *= r->size[i];
-        p->col_depth = 1;
-        while (blocks >>= 1)
-            p->col_depth++;
-        p->col_tile = k->size[k->count - 1] < DMLCPU_COL_TILE ? k->size[k->count - 1] : DMLCPU_COL_TILE;
-        /* small tiles (narrow columns, small matrices) use a buffer on the stack */
-        op->temporary_bytes = col_temp_bytes(p) <= COL_STACK_BYTES ? 0 : col_temp_bytes(p);
-    }
+    plan_tiles(p, &op->par);
+    uint64_t results = p->split > 1 ? (uint64_t)p->tiles * (p->shape == SHAPE_COL ? p->col_tile : 1) : 0;
+    uint64_t temp = (uint64_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0) +
+                    results * sizeof(partial);
+    /* a serial plan that fits uses the stack (small operators bind no temporary buffer) */
+    op->temporary_bytes = p->tiles == 1 && temp <= COL_STACK_BYTES ? 0 : temp + 64;
     op->inputs = malloc(sizeof *op->inputs);
     op->outputs = malloc(sizeof *op->outputs);
     if (!op->inputs || !op->outputs)

@@ -305,3 +305,30 @@ ParameterizedTest(copy_param *p, copy, random)
     for (int k = 0; k < 3; k++)
         one_case(&r, p->op, type, 1 + tu_below(&r, 4), 150000);
 }
+
+/* Copies of more than a MiB: these are cut into tasks (rows, or pieces of long rows), run on
+ * 2, 3, 7 threads or a host pool, and must give the same bytes as the oracle. */
+ParameterizedTestParameters(copy, large)
+{
+    static copy_param params[5 * 4];
+    static const int ops[] = {DMLCPU_OPERATOR_SLICE, DMLCPU_OPERATOR_SLICE_GRAD,
+                              DMLCPU_OPERATOR_SPLIT, DMLCPU_OPERATOR_JOIN,
+                              DMLCPU_OPERATOR_IDENTITY};
+    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
+    size_t n = 0;
+    for (int o = 0; o < 5; o++)
+        for (int t = 0; t < 4; t++)
+            params[n++] = (copy_param){ops[o], types[t]};
+    return cr_make_param_array(copy_param, params, n);
+}
+
+ParameterizedTest(copy_param *p, copy, large)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.large", (uint64_t)p->op, (uint64_t)p->type);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    const uint32_t budget = (uint32_t)((3u << 20) / ref_type_size(type)); /* 3 MiB */
+    for (int k = 0; k < 3; k++)
+        one_case(&r, p->op, type, 1 + tu_below(&r, 3), budget);
+}

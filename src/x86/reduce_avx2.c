@@ -2,11 +2,12 @@
  *
  * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is eight ymm accumulators a0..a7. A row
  * kernel reads a block in chunks of four consecutive ymm (32 f32 or 16 f64 elements) and turns
- * each chunk into its 8 (4) quads with pairwise operations:
+ * each chunk into its 8 (4) quads with pairwise operations in the layout of hadd, written as
+ * even/odd shuffles plus one vertical add (or multiply for MULTIPLY):
  *
  *   f32: hadd(hadd(A, B), hadd(C, D)) of A = x0..7, B = x8..15, C = x16..23, D = x24..31 is
  *        [q0 q2 q4 q6 | q1 q3 q5 q7] with q_m = (x_4m + x_4m+1) + (x_4m+2 + x_4m+3): the first
- *        hadd forms the pairs p_i = x_2i + x_2i+1, the second adds p_2m and p_2m+1 (hadd works
+ *        level forms the pairs p_i = x_2i + x_2i+1, the second adds p_2m and p_2m+1 (hadd works
  *        within each 128-bit half, hence the permuted order). Chunk c holds quads 8c..8c+7, i.e.
  *        lanes 8(c mod 8).. of the virtual vector, so it goes to a_(c mod 8); every accumulator
  *        has the same permutation, which the halving tree undoes once, after the steps that
@@ -15,15 +16,15 @@
  *        and the high halves gives [p0 p2 p4 p6] and [p1 p3 p5 p7], whose sum is [q0 q1 q2 q3] in
  *        canonical order. Chunk c (quads 4c..4c+3) goes to a_(c mod 8).
  *
- * MULTIPLY uses the same shapes with even/odd shuffles and a multiply in place of hadd (same
- * output positions). A column kernel adds four rows per column vector and folds the quad into
- * that column's lane in a lane array on the stack (lane[j][k], quad of rows 4q..4q+3 into lane
- * q mod L). Tails are loaded under a mask with fill where elements are missing, chosen so that
- * the mapped fill is the identity; a vector wholly past the end is the identity itself. A quad
- * wholly past the end then adds the identity to its lane, which leaves it unchanged (a lane
- * starts at +0 and only adds, so it is never -0; and x * 1 = x). No byte outside the given
- * elements is read: masked loads do not touch masked-out memory, and a FLOAT16 tail is copied
- * into a small buffer first. */
+ * A column kernel adds four rows per column vector and folds the quad into that column's lane in
+ * the lane array the caller's scratch holds (lane[j][k], quad of rows 4q..4q+3 into lane q mod L);
+ * narrow contiguous columns of 16 accumulator bytes take two rows per vector.
+ * Tails are loaded under a mask with fill where elements are missing, chosen so that the mapped
+ * fill is the identity; a vector wholly past the end is the identity itself. A quad wholly past
+ * the end then adds the identity to its lane, which leaves it unchanged (a lane starts at +0 and
+ * only adds, so it is never -0; and x * 1 = x). No byte outside the given elements is read:
+ * masked loads do not touch masked-out memory, and a FLOAT16 tail loads its whole pairs of halves
+ * under a 32-bit mask and an odd last half on its own. */
 #if !defined(__AVX2__) || !defined(__FMA__) || !defined(__F16C__)
 #error "reduce_avx2.c must be compiled with -mavx2 -mfma -mf16c"
 #endif
@@ -31,7 +32,6 @@
 #include <immintrin.h>
 #include <math.h>
 #include <stdalign.h>
-#include <string.h>
 
 #include "kernels.h"
 #include "x86/avx2_math.h"
@@ -41,35 +41,51 @@
 static const int32_t mask_tab32[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 static const int64_t mask_tab64[8] = {-1, -1, -1, -1, 0, 0, 0, 0};
 
-/* first n (1..8) f32 elements set */
+/* first n (0..8) f32 / (0..4) f64 elements set */
 static inline __m256i mask32(unsigned n) { return _mm256_loadu_si256((const __m256i *)(mask_tab32 + 8 - n)); }
-/* first n (1..4) f64 elements set */
 static inline __m256i mask64(unsigned n) { return _mm256_loadu_si256((const __m256i *)(mask_tab64 + 4 - n)); }
 
-static inline __m256 ldm_f32(const float *p, unsigned n, __m256 fill)
+/* A partial vector of n elements: its masks, built once where n is fixed (a column kernel's last
+ * vector). h is the mask of the n / 2 whole 32-bit pairs of a FLOAT16 tail. */
+typedef struct {
+    __m256i m;
+    __m128i h;
+    unsigned n;
+} vtail;
+static inline vtail vtail_of(unsigned n, unsigned epv)
 {
-    __m256i m = mask32(n);
-    return _mm256_blendv_ps(fill, _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
+    vtail t = {epv == 8 ? mask32(n) : mask64(n), _mm_loadu_si128((const __m128i *)(mask_tab32 + 8 - n / 2)), n};
+    return t;
 }
-static inline __m256 ldm_f16(const uint16_t *p, unsigned n, __m256 fill)
+
+static inline __m256 ldm_f32(const float *p, vtail t, __m256 fill)
 {
-    uint16_t buf[8] = {0};
-    memcpy(buf, p, n * sizeof *p);
-    __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)buf));
-    return _mm256_blendv_ps(fill, v, _mm256_castsi256_ps(mask32(n)));
+    return _mm256_blendv_ps(fill, _mm256_maskload_ps(p, t.m), _mm256_castsi256_ps(t.m));
 }
-static inline __m256d ldm_f64(const double *p, unsigned n, __m256d fill)
+/* FLOAT16: the whole pairs of halves under a 32-bit mask, then an odd last half on its own */
+static inline __m256 ldm_f16(const uint16_t *p, vtail t, __m256 fill)
 {
-    __m256i m = mask64(n);
-    return _mm256_blendv_pd(fill, _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
+    __m128i h = _mm_maskload_epi32((const int *)p, t.h);
+    switch (t.n) {
+    case 1: h = _mm_insert_epi16(h, p[0], 0); break;
+    case 3: h = _mm_insert_epi16(h, p[2], 2); break;
+    case 5: h = _mm_insert_epi16(h, p[4], 4); break;
+    case 7: h = _mm_insert_epi16(h, p[6], 6); break;
+    default: break;
+    }
+    return _mm256_blendv_ps(fill, _mm256_cvtph_ps(h), _mm256_castsi256_ps(t.m));
+}
+static inline __m256d ldm_f64(const double *p, vtail t, __m256d fill)
+{
+    return _mm256_blendv_pd(fill, _mm256_maskload_pd(p, t.m), _mm256_castsi256_pd(t.m));
 }
 
 #define LD_F32(p) _mm256_loadu_ps(p)
-#define LDM_F32(p, n, fill) ldm_f32(p, n, fill)
+#define LDM_F32(p, t, fill) ldm_f32(p, t, fill)
 #define LD_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
-#define LDM_F16(p, n, fill) ldm_f16(p, n, fill)
+#define LDM_F16(p, t, fill) ldm_f16(p, t, fill)
 #define LD_F64(p) _mm256_loadu_pd(p)
-#define LDM_F64(p, n, fill) ldm_f64(p, n, fill)
+#define LDM_F64(p, t, fill) ldm_f64(p, t, fill)
 
 #define MAP_ID(v) (v)
 #define MAP_ABS_PS(v) _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))
@@ -79,19 +95,25 @@ static inline __m256d ldm_f64(const double *p, unsigned n, __m256d fill)
 
 /* ---- quads of one chunk (four consecutive vectors) ---- */
 
-/* [a0 op a1, a2 op a3, b0 op b1, b2 op b3 | the same for elements 4..7], as hadd */
-static inline __m256 pairs_add_ps(__m256 a, __m256 b) { return _mm256_hadd_ps(a, b); }
-static inline __m256 pairs_mul_ps(__m256 a, __m256 b)
-{
-    return _mm256_mul_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)),
-                         _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
-}
-/* [a0 op a1, b0 op b1 | a2 op a3, b2 op b3], as hadd */
-static inline __m256d pairs_add_pd(__m256d a, __m256d b) { return _mm256_hadd_pd(a, b); }
-static inline __m256d pairs_mul_pd(__m256d a, __m256d b)
-{
-    return _mm256_mul_pd(_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
-}
+/* [a0 op a1, a2 op a3, b0 op b1, b2 op b3 | the same for elements 4..7]: hadd's layout, from
+ * even/odd shuffles and one vertical op (the same three operations hadd decodes into; written
+ * out they run faster than vhaddps on some cores and cover the product too) */
+#define DEF_PAIRS_PS(OPN)                                                                          \
+    static inline __m256 pairs_##OPN##_ps(__m256 a, __m256 b)                                      \
+    {                                                                                              \
+        return _mm256_##OPN##_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)),                 \
+                                 _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));                \
+    }
+/* [a0 op a1, b0 op b1 | a2 op a3, b2 op b3]: hadd_pd's layout */
+#define DEF_PAIRS_PD(OPN)                                                                          \
+    static inline __m256d pairs_##OPN##_pd(__m256d a, __m256d b)                                   \
+    {                                                                                              \
+        return _mm256_##OPN##_pd(_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));             \
+    }
+DEF_PAIRS_PS(add)
+DEF_PAIRS_PS(mul)
+DEF_PAIRS_PD(add)
+DEF_PAIRS_PD(mul)
 
 /* f32: quads 0..7 of x[0..32) in the order [q0 q2 q4 q6 | q1 q3 q5 q7] */
 #define DEF_QUADS_PS(OPN)                                                                          \
@@ -104,7 +126,7 @@ static inline __m256d pairs_mul_pd(__m256d a, __m256d b)
     static inline __m256d quads_##OPN##_pd(__m256d a, __m256d b, __m256d c, __m256d d)              \
     {                                                                                              \
         __m256d x = pairs_##OPN##_pd(a, b), y = pairs_##OPN##_pd(c, d); /* [p0 p2|p1 p3] ... */    \
-        return _mm256_##OPN##_pd(_mm256_permute2f128_pd(x, y, 0x21),  /* p0 p2 p4 p6 */            \
+        return _mm256_##OPN##_pd(_mm256_permute2f128_pd(x, y, 0x20),  /* p0 p2 p4 p6 */            \
                                  _mm256_permute2f128_pd(x, y, 0x31)); /* p1 p3 p5 p7 */            \
     }
 DEF_QUADS_PS(add)
@@ -149,15 +171,14 @@ DEF_HALVE_PD(mul)
 
 /* ---- row kernels ----
  * Steps 2-4 of SPEC 4 over one block p[0..m) (m <= 64 L): the block's value. MAP(v) maps a
- * loaded vector (it may use aux); masked loads put fill where elements are missing, chosen so
- * that MAP(fill) is the identity id. */
+ * loaded vector; masked loads put fill where elements are missing, chosen so that MAP(fill) is
+ * the identity id. */
 #define QUADS_AT(q, LD, MAP, OPN, SFX, EPV)                                                        \
     quads_##OPN##_##SFX(MAP(LD(q)), MAP(LD((q) + (EPV))), MAP(LD((q) + 2 * (EPV))),                \
                         MAP(LD((q) + 3 * (EPV))))
 #define DEF_BLOCK(BNAME, T, V, S, EPV, LD, LDM, MAP, OPN, SFX)                                     \
-    static inline S BNAME(const T *p, size_t m, V id, V fill, V aux)                               \
+    static inline S BNAME(const T *p, size_t m, V id, V fill)                                      \
     {                                                                                              \
-        (void)aux;                                                                                 \
         const size_t chunk = 4 * (EPV);                                                            \
         size_t full = m / chunk, c = 0;                                                            \
         V a0 = id, a1 = id, a2 = id, a3 = id, a4 = id, a5 = id, a6 = id, a7 = id;                  \
@@ -182,7 +203,7 @@ DEF_HALVE_PD(mul)
             for (size_t i = 0; i < 4; i++) {                                                       \
                 size_t have = rest > i * (EPV) ? rest - i * (EPV) : 0;                             \
                 v[i] = have >= (EPV) ? MAP(LD(q + i * (EPV)))                                      \
-                       : have    ? MAP(LDM(q + i * (EPV), (unsigned)have, fill))                   \
+                       : have    ? MAP(LDM(q + i * (EPV), vtail_of((unsigned)have, EPV), fill))    \
                                  : id;                                                             \
             }                                                                                      \
             a[full & 7] = _mm256_##OPN##_##SFX(a[full & 7], quads_##OPN##_##SFX(v[0], v[1], v[2], v[3])); \
@@ -197,48 +218,84 @@ DEF_HALVE_PD(mul)
         (void)index_base;                                                                          \
         for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
             size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
-            out->v.FIELD = BNAME(x + b0, m, _mm256_set1_##SFX(ID), _mm256_set1_##SFX(ID),          \
-                                 _mm256_set1_##SFX(ID));                                           \
+            out->v.FIELD = BNAME(x + b0, m, _mm256_set1_##SFX(ID), _mm256_set1_##SFX(ID));         \
         }                                                                                          \
     }
 
 /* ---- column kernels ----
- * The lane loop: lane[j][k] is lane j of column k (K <= 64 columns: nfull vectors of EPV, then
- * one of rem if rem > 0). AUX(o) is the aux vector of columns o.. . Groups of four rows take the
- * plain path; a last group of 1..3 rows has the identity for the missing rows. */
+ * The lane loop: lane[j][k] is lane j of column k, in the caller's scratch with rows of
+ * DMLCPU_COL_PITCH(K) accumulators (64-byte aligned). K columns are nfull vectors of EPV, then
+ * one of rem if rem > 0. AUX(o) is the aux vector of columns o.. . Whole quads of rows run
+ * without per-element conditions; a last quad of 1..3 rows has the identity for missing rows. */
+typedef __m128 half_ps;
+typedef __m128d half_pd;
+#define COL_QUAD(OPN, SFX, e0, e1, e2, e3)                                                         \
+    _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e0, e1), _mm256_##OPN##_##SFX(e2, e3))
 #define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
     for (size_t j = 0; j < (L); j++)                                                               \
         for (size_t v = 0; v < nv; v++)                                                            \
             _mm256_store_##SFX(&lane[j][v * (EPV)], id);                                           \
-    for (size_t r0 = 0; r0 < nrows; r0 += 4) {                                                     \
-        size_t have = nrows - r0 < 4 ? nrows - r0 : 4;                                             \
-        const T *r[4];                                                                             \
-        for (size_t i = 0; i < 4; i++)                                                             \
-            r[i] = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);                     \
+    size_t r0 = 0;                                                                                 \
+    if (K == (EPV) / 2 && rs == (ptrdiff_t)(K * sizeof(T))) {                                      \
+        /* narrow contiguous rows of 16 accumulator bytes (N x 4 f32 or f16, N x 2 f64): one      \
+         * vector holds two rows, so a quad of rows is two vectors and its sum is taken on their  \
+         * 128-bit halves: (r0 op r1) op (r2 op r3) */                                             \
+        const V aux0 = AUX(0), aux = _mm256_permute2f128_##SFX(aux0, aux0, 0x00);                   \
+        (void)aux;                                                                                 \
+        for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
+            const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                    \
+            _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                     \
+            V a = MAP(LD(r_0)), b = MAP(LD(r_0 + 2 * K));                                          \
+            half_##SFX *ln = (half_##SFX *)lane[(r0 / 4) % (L)];                                   \
+            *ln = _mm_##OPN##_##SFX(*ln, _mm_##OPN##_##SFX(                                        \
+                _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(a), _mm256_extractf128_##SFX(a, 1)), \
+                _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(b), _mm256_extractf128_##SFX(b, 1)))); \
+        }                                                                                          \
+    }                                                                                              \
+    for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
+        const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
+        const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
+        const T *r_2 = (const T *)((const char *)r_1 + rs);                                        \
+        const T *r_3 = (const T *)((const char *)r_2 + rs);                                        \
         V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
         size_t v = 0;                                                                              \
-        if (have == 4) {                                                                           \
-            for (; v < nfull; v++) {                                                               \
-                size_t o = v * (EPV);                                                              \
-                V aux = AUX(o);                                                                    \
-                (void)aux;                                                                         \
-                V e0 = MAP(LD(r[0] + o)), e1 = MAP(LD(r[1] + o));                                  \
-                V e2 = MAP(LD(r[2] + o)), e3 = MAP(LD(r[3] + o));                                  \
-                ln[v] = _mm256_##OPN##_##SFX(                                                      \
-                    ln[v], _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e0, e1), _mm256_##OPN##_##SFX(e2, e3))); \
+        for (; v < nfull; v++) {                                                                   \
+            size_t o = v * (EPV);                                                                  \
+            V aux = AUX(o);                                                                        \
+            (void)aux;                                                                             \
+            if (((o * sizeof(T)) & 63) == 0) {                                                     \
+                _mm_prefetch((const char *)(r_0 + o) + pf, _MM_HINT_T0);                           \
+                _mm_prefetch((const char *)(r_1 + o) + pf, _MM_HINT_T0);                           \
+                _mm_prefetch((const char *)(r_2 + o) + pf, _MM_HINT_T0);                           \
+                _mm_prefetch((const char *)(r_3 + o) + pf, _MM_HINT_T0);                           \
             }                                                                                      \
+            ln[v] = _mm256_##OPN##_##SFX(ln[v], COL_QUAD(OPN, SFX, MAP(LD(r_0 + o)), MAP(LD(r_1 + o)), \
+                                                         MAP(LD(r_2 + o)), MAP(LD(r_3 + o))));     \
         }                                                                                          \
-        for (; v < nv; v++) {                                                                      \
+        if (rem) {                                                                                 \
+            size_t o = v * (EPV);                                                                  \
+            V aux = AUX(o);                                                                        \
+            (void)aux;                                                                             \
+            if (!nfull) /* narrow columns: one line per quad of rows */                            \
+                _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                 \
+            ln[v] = _mm256_##OPN##_##SFX(                                                          \
+                ln[v], COL_QUAD(OPN, SFX, MAP(LDM(r_0 + o, tl, fill)), MAP(LDM(r_1 + o, tl, fill)), \
+                                MAP(LDM(r_2 + o, tl, fill)), MAP(LDM(r_3 + o, tl, fill))));      \
+        }                                                                                          \
+    }                                                                                              \
+    if (r0 < nrows) {                                                                              \
+        size_t have = nrows - r0;                                                                  \
+        V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
+        for (size_t v = 0; v < nv; v++) {                                                          \
             size_t o = v * (EPV);                                                                  \
             V aux = AUX(o);                                                                        \
             (void)aux;                                                                             \
             V e[4];                                                                                \
-            for (size_t i = 0; i < 4; i++)                                                         \
-                e[i] = i >= have   ? id                                                            \
-                       : v < nfull ? MAP(LD(r[i] + o))                                             \
-                                   : MAP(LDM(r[i] + o, rem, fill));                                \
-            ln[v] = _mm256_##OPN##_##SFX(                                                          \
-                ln[v], _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e[0], e[1]), _mm256_##OPN##_##SFX(e[2], e[3]))); \
+            for (size_t i = 0; i < 4; i++) {                                                       \
+                const T *r = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);           \
+                e[i] = i >= have ? id : v < nfull ? MAP(LD(r + o)) : MAP(LDM(r + o, tl, fill));   \
+            }                                                                                      \
+            ln[v] = _mm256_##OPN##_##SFX(ln[v], COL_QUAD(OPN, SFX, e[0], e[1], e[2], e[3]));       \
         }                                                                                          \
     }                                                                                              \
     for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \
@@ -246,19 +303,25 @@ DEF_HALVE_PD(mul)
             for (size_t v = 0; v < nv; v++)                                                        \
                 ((V *)lane[i])[v] = _mm256_##OPN##_##SFX(((V *)lane[i])[v], ((V *)lane[i + h])[v]);
 
+/* The split of the K columns into vectors, the masks of the last one, and the prefetch distance:
+ * 16 rows ahead, at least 1 KiB. The lane loop prefetches every 64-byte line of its four rows
+ * that far ahead: with 32-byte loads the hardware prefetchers alone left the column kernels well
+ * below the read ceiling (FLOAT16 columns at less than half). */
 #define COL_SETUP(EPV)                                                                             \
     const size_t nfull = K / (EPV);                                                                \
     const unsigned rem = (unsigned)(K % (EPV));                                                    \
-    const size_t nv = nfull + (rem != 0)
+    const size_t nv = nfull + (rem != 0);                                                          \
+    const vtail tl = vtail_of(rem, EPV);                                                           \
+    const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024
 
 #define NO_AUX(o) id
 #define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        alignas(32) S lane[L][DMLCPU_COL_TILE];                                                    \
+        S(*lane)[DMLCPU_COL_PITCH(K)] = scratch;                                                   \
         const V id = _mm256_set1_##SFX(ID), fill = id;                                             \
         COL_SETUP(EPV);                                                                            \
         COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX)                                    \
@@ -287,24 +350,22 @@ DEF_SUMS(reduce_row_prod_f32_avx2, reduce_col_prod_f32_avx2, block_prod_f32, flo
 DEF_SUMS(reduce_row_prod_f16_avx2, reduce_col_prod_f16_avx2, block_prod_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, mul, ps, 1.0f, f32)
 DEF_SUMS(reduce_row_prod_f64_avx2, reduce_col_prod_f64_avx2, block_prod_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, mul, pd, 1.0, f64)
 
-/* ---- LOG_SUM_EXP: block max m, then the canonical block sum of exp(x - m) with -inf as the
- * fill (exp(-inf - m) = 0, the identity).
+/* ---- LOG_SUM_EXP: block max m, then the canonical block sum of exp(x - m); elements missing
+ * from a masked load are -inf, and exp(-inf - m) = 0 is the identity.
  *
  * The max uses the vector max instruction, which is not IEEE maximum in two ways. NaN: maxps
  * returns its second operand when either is NaN, so a NaN can be lost; NaNs are tracked apart
  * (an unordered compare) and make m NaN. Zeros: for +0 and -0 it also returns the second operand,
- * so m may be -0 where IEEE maximum gives +0. That sign changes nothing: m enters only through
- * differences and the final m + log(s). x - m is the same for either zero when x != 0, and is
- * +-0 when x is a zero, where exp(+-0) = 1 exactly (r = +-0, so every step of the polynomial
- * gives the same value); the block combination uses exp(m - M) and max(m, M) the same way; and
- * m + log(s) with s >= 1 (the maximum contributes exp(0) = 1) has log(s) >= +0, so the sum is
- * log(s) for either zero. ---- */
+ * so m may be -0 where IEEE maximum gives +0. No result depends on that sign. m is used only in
+ * differences x - m (here and, as m - M, when blocks combine) and in the final m + log(s).
+ * A difference with a nonzero x does not depend on the sign of a zero m; with x = +-0 it is +0
+ * or -0, and exp(+0) = exp(-0) = 1 exactly (n = 0 and r = +-0, so the polynomial gives 1 and the
+ * scaling by 2^0 keeps it). The sum s of a block is >= 1 (its maximum contributes exp(0) = 1),
+ * so log(s) is +0 or positive, and -0 + log(s) = +0 + log(s). The max of two block maxima
+ * (IEEE maximum in the combiner) only passes a zero on into those same uses. ---- */
 
 #define MAP_EXPSUB_ps(v) exp_ps_avx2(_mm256_sub_ps(v, aux))
 #define MAP_EXPSUB_pd(v) exp_pd_avx2(_mm256_sub_pd(v, aux))
-DEF_BLOCK(block_lse_f32, float, __m256, float, 8, LD_F32, LDM_F32, MAP_EXPSUB_ps, add, ps)
-DEF_BLOCK(block_lse_f16, uint16_t, __m256, float, 8, LD_F16, LDM_F16, MAP_EXPSUB_ps, add, ps)
-DEF_BLOCK(block_lse_f64, double, __m256d, double, 4, LD_F64, LDM_F64, MAP_EXPSUB_pd, add, pd)
 
 /* horizontal max of the lanes (no NaN among them that matters: NaN is tracked apart) */
 static inline float hmax_ps(__m256 v)
@@ -324,7 +385,7 @@ static inline double hmax_pd(__m256d v)
 /* acc = max(acc, v); nan |= lanes where a or b is NaN */
 #define UNORD(SFX, a, b) _mm256_cmp_##SFX(a, b, _CMP_UNORD_Q)
 
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, FIELD)                             \
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, FIELD)                        \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
@@ -345,54 +406,72 @@ static inline double hmax_pd(__m256d v)
                 m3 = _mm256_max_##SFX(m3, v3);                                                     \
             }                                                                                      \
             for (; i < m; i += (EPV)) {                                                            \
-                V v0 = m - i >= (EPV) ? LD(p + i) : LDM(p + i, (unsigned)(m - i), ninf);           \
+                V v0 = m - i >= (EPV) ? LD(p + i) : LDM(p + i, vtail_of((unsigned)(m - i), EPV), ninf);           \
                 nanv = _mm256_or_##SFX(nanv, UNORD(SFX, v0, v0));                                  \
                 m0 = _mm256_max_##SFX(m0, v0);                                                     \
             }                                                                                      \
             m0 = _mm256_max_##SFX(_mm256_max_##SFX(m0, m1), _mm256_max_##SFX(m2, m3));             \
             S mx = _mm256_movemask_##SFX(nanv) ? (S)NAN : hmax_##SFX(m0);                          \
             out->v.FIELD = mx;                                                                     \
-            out->aux.FIELD = isfinite(mx) ? BNAME(p, m, zero, ninf, _mm256_set1_##SFX(mx)) : 0;    \
+            out->aux.FIELD = 0;                                                                    \
+            if (isfinite(mx)) {                                                                    \
+                /* exp(x - m) of the block into an L1-resident buffer, then its canonical sum:     \
+                 * two short loops need far fewer live registers than one fused loop */            \
+                alignas(32) S e[64 * (L)];                                                         \
+                const V mv = _mm256_set1_##SFX(mx);                                               \
+                size_t j = 0;                                                                      \
+                for (; j + (EPV) <= m; j += (EPV))                                                 \
+                    _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LD(p + j), mv)));               \
+                if (j < m)                                                                         \
+                    _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LDM(p + j, vtail_of((unsigned)(m - j), EPV), ninf), mv))); \
+                out->aux.FIELD = BNAME(e, m, zero, zero);                                          \
+            }                                                                                      \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_lse_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_lse_f16, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, f32)
-DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_lse_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, f64)
+DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, exp_ps_avx2, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, exp_ps_avx2, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, exp_pd_avx2, f64)
 
-/* Column form: the column maxima first (rows in order, one max vector per column vector), then
- * the lane loop with aux = the column's max. Lanes past K compute exp(-inf - -inf) = NaN in
- * columns that are never stored. */
+/* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K) accumulators
+ * of the scratch, the lanes follow), four rows at a time: mcol = max(max of the four rows, mcol)
+ * returns mcol when it is NaN, so a NaN stays; a NaN among the four rows (which the max may drop)
+ * sets all bits of the column, which is a NaN too. Then the lane loop with aux = the column's
+ * max. Columns whose m is not finite (and lanes past K, where m = -inf) get exp(NaN) or 0 terms
+ * that are never used: their aux is 0. */
 #define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, FIELD)                                    \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
-                     partial *out)                                                                 \
+                     partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
-        alignas(32) S lane[L][DMLCPU_COL_TILE];                                                    \
-        alignas(32) S mcol[DMLCPU_COL_TILE];                                                       \
-        V mv[DMLCPU_COL_TILE / (EPV)], nanv[DMLCPU_COL_TILE / (EPV)];                              \
+        S *mcol = scratch;                                                                         \
+        S(*lane)[DMLCPU_COL_PITCH(K)] = (void *)(mcol + DMLCPU_COL_PITCH(K));                      \
         const V id = _mm256_setzero_##SFX(), fill = _mm256_set1_##SFX(-INFINITY);                 \
         COL_SETUP(EPV);                                                                            \
-        for (size_t v = 0; v < nv; v++) {                                                          \
-            mv[v] = fill;                                                                          \
-            nanv[v] = id;                                                                          \
-        }                                                                                          \
-        for (size_t i = 0; i < nrows; i++) {                                                       \
-            const T *r = (const T *)(x + (ptrdiff_t)i * rs);                                       \
+        for (size_t v = 0; v < nv; v++)                                                            \
+            _mm256_store_##SFX(&mcol[v * (EPV)], fill);                                            \
+        for (size_t i0 = 0; i0 < nrows; i0 += 4) {                                                 \
+            const T *r[4]; /* missing rows of a last quad repeat the first: max is idempotent */   \
+            for (size_t i = 0; i < 4; i++)                                                         \
+                r[i] = (const T *)(x + (ptrdiff_t)(i0 + (i0 + i < nrows ? i : 0)) * rs);           \
             for (size_t v = 0; v < nv; v++) {                                                      \
-                V e = v < nfull ? LD(r + v * (EPV)) : LDM(r + v * (EPV), rem, fill);               \
-                nanv[v] = _mm256_or_##SFX(nanv[v], UNORD(SFX, e, e));                              \
-                mv[v] = _mm256_max_##SFX(mv[v], e);                                                \
+                size_t o = v * (EPV);                                                              \
+                V e0, e1, e2, e3;                                                                  \
+                if (v < nfull) {                                                                   \
+                    e0 = LD(r[0] + o), e1 = LD(r[1] + o), e2 = LD(r[2] + o), e3 = LD(r[3] + o);    \
+                } else {                                                                           \
+                    e0 = LDM(r[0] + o, tl, fill), e1 = LDM(r[1] + o, tl, fill);                  \
+                    e2 = LDM(r[2] + o, tl, fill), e3 = LDM(r[3] + o, tl, fill);                  \
+                }                                                                                  \
+                V nanm = _mm256_or_##SFX(UNORD(SFX, e0, e1), UNORD(SFX, e2, e3));                   \
+                V q = _mm256_max_##SFX(_mm256_max_##SFX(e0, e1), _mm256_max_##SFX(e2, e3));        \
+                V mv = _mm256_max_##SFX(q, _mm256_load_##SFX(&mcol[o]));                           \
+                _mm256_store_##SFX(&mcol[o], _mm256_or_##SFX(mv, nanm));                            \
             }                                                                                      \
-        }                                                                                          \
-        int nanbits[DMLCPU_COL_TILE / (EPV)];                                                      \
-        for (size_t v = 0; v < nv; v++) {                                                          \
-            _mm256_store_##SFX(&mcol[v * (EPV)], mv[v]);                                           \
-            nanbits[v] = _mm256_movemask_##SFX(nanv[v]);                                           \
         }                                                                                          \
         COL_LANES(T, V, EPV, L, LD, LDM, MAP_EXPSUB_##SFX, add, SFX, LSE_AUX_##SFX)               \
         for (size_t k = 0; k < K; k++) {                                                           \
-            S mx = (nanbits[k / (EPV)] >> (k % (EPV))) & 1 ? (S)NAN : mcol[k];                     \
+            S mx = isnan(mcol[k]) ? (S)NAN : mcol[k];                                              \
             out[k].v.FIELD = mx;                                                                   \
             out[k].aux.FIELD = isfinite(mx) ? lane[0][k] : 0;                                      \
         }                                                                                          \
