@@ -82,6 +82,12 @@ uint64_t tensor_bytes(const dmlcpu_tensor_desc *t)
     return dmlcpu_calc_buffer_tensor_size(t->data_type, t->dimension_count, t->sizes, t->strides);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
     while (b) {
@@ -143,35 +149,52 @@ static dmlcpu_status check_output_once(const char *op, const char *field, const 
     char sb[128], zb[128];
     fmt_u32s(sb, sizeof sb, t->strides, t->dimension_count);
     fmt_u32s(zb, sizeof zb, t->sizes, t->dimension_count);
+    /* Element by element: a bitmap over the span when it is small, else the sorted offsets
+     * when the elements are few; beyond both, the layout is refused as unsupported. */
     const uint64_t limit = (uint64_t)1 << 26;
-    if (span >= limit)
+    bool bitmap = span < limit;
+    if (!bitmap && elements > limit / 16)
         return set_error(DMLCPU_STATUS_UNSUPPORTED,
-                         "%s: %s.Strides %s with Sizes %s interleave and span %llu elements, too many to prove that no element is addressed twice",
+                         "%s: %s.Strides %s with Sizes %s interleave over %llu elements, too many to prove that no element is addressed twice",
                          op, field, sb, zb, (unsigned long long)span + 1);
-    uint8_t *seen = calloc((size_t)(span / 8 + 1), 1);
-    if (!seen)
+    uint8_t *seen = bitmap ? calloc((size_t)(span / 8 + 1), 1) : NULL;
+    uint64_t *offs = bitmap ? NULL : malloc((size_t)elements * sizeof *offs);
+    if (!seen && !offs)
         return set_error(DMLCPU_STATUS_OUT_OF_MEMORY, "%s: out of memory", op);
     uint32_t c[DMLCPU_MAX_RANK] = {0};
-    dmlcpu_status st = OK;
-    for (uint64_t e = 0; e < elements; e++) {
-        uint64_t off = 0;
+    bool twice = false;
+    uint64_t off = 0;
+    for (uint64_t e = 0; e < elements && !twice; e++) {
+        off = 0;
         for (uint32_t d = 0; d < n; d++)
             off += (uint64_t)c[d] * stride[d];
-        if (seen[off / 8] & (1u << (off % 8))) {
-            st = set_error(INVALID,
-                           "%s: %s.Strides %s with Sizes %s address element offset %llu twice; an output must address each element once",
-                           op, field, sb, zb, (unsigned long long)off);
-            break;
+        if (bitmap) {
+            twice = seen[off / 8] & (1u << (off % 8));
+            seen[off / 8] |= (uint8_t)(1u << (off % 8));
+        } else {
+            offs[e] = off;
         }
-        seen[off / 8] |= (uint8_t)(1u << (off % 8));
         for (uint32_t d = n; d-- > 0;) {
             if (++c[d] < size[d])
                 break;
             c[d] = 0;
         }
     }
+    if (!bitmap) {
+        qsort(offs, (size_t)elements, sizeof *offs, cmp_u64);
+        for (uint64_t e = 1; e < elements && !twice; e++)
+            if (offs[e] == offs[e - 1]) {
+                twice = true;
+                off = offs[e];
+            }
+    }
     free(seen);
-    return st;
+    free(offs);
+    if (twice)
+        return set_error(INVALID,
+                         "%s: %s.Strides %s with Sizes %s address element offset %llu twice; an output must address each element once",
+                         op, field, sb, zb, (unsigned long long)(off * g));
+    return OK;
 }
 
 /* Section 2: one tensor description. */
