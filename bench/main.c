@@ -1,0 +1,657 @@
+/*
+ * dmlcpu-bench: measures the machine's ceilings, then runs the case matrix and reports each
+ * case as GB/s, elements/s and a fraction of the matching ceiling from the same run.
+ * Run with --help for the options.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include "bench.h"
+
+typedef struct {
+    const char *ops, *dtypes, *patterns, *sizes;
+    int threads[8], thread_count;
+    const char *isa;
+    int quick, list, repeat_set, min_time_set;
+    timing_options timing;
+    const char *json;
+} options;
+
+typedef struct {
+    const bench_case *c;
+    int threads;
+    dmlcpu_status status;
+    const char *isa;
+    char *message;
+    timing_result t;
+    double gbps, eps, fraction, ceiling_gbps;
+    double other_load; /* CPUs used by other processes while the case ran; -1 = unknown */
+} case_result;
+
+typedef struct {
+    ceiling_kind kind;
+    uint64_t bytes;
+    int threads;
+    timing_result t;
+    double gbps;
+    double other_load;
+} ceiling_result;
+
+static int progress_tty;
+
+/* A case during which other processes kept this many CPUs busy is marked '!'. */
+#define BUSY_CPUS 0.5
+
+static void usage(FILE *f)
+{
+    fputs("usage: dmlcpu-bench [options]\n"
+          "  --op LIST       operators or families: sum,max,argmax,average,l1,l2,sum_square,\n"
+          "                  multiply,log_sum_exp,join,split,slice,slice_grad,identity,\n"
+          "                  reduce,copy,tiny\n"
+          "  --dtype LIST    float32,float16,float64,int8,...  (or f32,f16,i8,u64,...)\n"
+          "  --axes LIST     inner,outer,middle,all,narrow,rows,step2,reverse,transpose,...\n"
+          "  --size LIST     l2 (512 KiB), large (64 MiB, 16 MiB for 1-byte types), tiny\n"
+          "  --threads LIST  thread counts, e.g. 1 or 1,2 or all (default: 1,all)\n"
+          "  --isa NAME      cap the library: scalar, portable, avx2, avx512, neon\n"
+          "  --repeat N      at least N samples per case (default 7)\n"
+          "  --min-time S    at least S seconds of samples per case (default 0.07)\n"
+          "  --json FILE     write every result, with its samples, to FILE\n"
+          "  --quick         all threads only, fewer samples (a smoke run)\n"
+          "  --list          print the selected cases and exit\n",
+          f);
+}
+
+/* Is word in the comma-separated list? A NULL list matches everything. */
+static int in_list(const char *list, const char *word)
+{
+    if (!list) return 1;
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncasecmp(p, word, n)) return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+static int dtype_selected(const char *list, dmlcpu_data_type t)
+{
+    if (!list) return 1;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+        if (dtype_from_name(w) == t) return 1;
+    return 0;
+}
+
+static int selected(const options *o, const bench_case *c)
+{
+    if (!in_list(o->ops, c->op) && !in_list(o->ops, c->family)) return 0;
+    if (!dtype_selected(o->dtypes, c->dtype)) return 0;
+    /* Patterns may hold a space ("4 parts"): match their first word too. */
+    char first[32];
+    snprintf(first, sizeof first, "%s", c->pattern);
+    first[strcspn(first, " ")] = 0;
+    if (!in_list(o->patterns, c->pattern) && !in_list(o->patterns, first) &&
+        !(!strcmp(c->pattern, "4 parts") && in_list(o->patterns, "parts")))
+        return 0;
+    const char *cls = !strcmp(c->size, "tiny") ? "tiny" : !strcmp(c->size, "512K") ? "l2" : "large";
+    if (!in_list(o->sizes, c->size) && !in_list(o->sizes, cls) &&
+        !(!strcmp(cls, "large") && in_list(o->sizes, "dram")))
+        return 0;
+    return 1;
+}
+
+static int parse_isa(const char *name, dmlcpu_isa *out)
+{
+    static const char *names[] = {"scalar", "portable", "avx2", "avx512", "neon"};
+    for (int i = 0; i < 5; i++)
+        if (!strcasecmp(name, names[i])) {
+            *out = (dmlcpu_isa)i;
+            return 1;
+        }
+    return 0;
+}
+
+static void parse_threads(options *o, const char *arg)
+{
+    o->thread_count = 0;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w && o->thread_count < 8;
+         w = strtok_r(NULL, ",", &save)) {
+        int n = !strcmp(w, "all") ? bench_max_threads() : atoi(w);
+        if (n < 1) {
+            fprintf(stderr, "dmlcpu-bench: bad thread count '%s'\n", w);
+            exit(2);
+        }
+        int dup = 0;
+        for (int i = 0; i < o->thread_count; i++) dup |= o->threads[i] == n;
+        if (!dup) o->threads[o->thread_count++] = n;
+    }
+}
+
+static void parse_options(options *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->timing = (timing_options){7, 0.07, 0.4, 0.001};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKE()                                                                 \
+    do {                                                                       \
+        if (!v) {                                                              \
+            fprintf(stderr, "dmlcpu-bench: %s needs a value\n", a);            \
+            exit(2);                                                           \
+        }                                                                      \
+        i++;                                                                   \
+    } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--op")) { TAKE(); o->ops = v;
+        } else if (!strcmp(a, "--dtype")) { TAKE(); o->dtypes = v;
+        } else if (!strcmp(a, "--axes")) { TAKE(); o->patterns = v;
+        } else if (!strcmp(a, "--size")) { TAKE(); o->sizes = v;
+        } else if (!strcmp(a, "--threads")) { TAKE(); parse_threads(o, v);
+        } else if (!strcmp(a, "--isa")) { TAKE(); o->isa = v;
+        } else if (!strcmp(a, "--repeat")) { TAKE(); o->timing.repeat = atoi(v); o->repeat_set = 1;
+        } else if (!strcmp(a, "--min-time")) { TAKE(); o->timing.min_time = atof(v); o->min_time_set = 1;
+        } else if (!strcmp(a, "--json")) { TAKE(); o->json = v;
+        } else if (!strcmp(a, "--quick")) { o->quick = 1;
+        } else if (!strcmp(a, "--list")) { o->list = 1;
+        } else {
+            fprintf(stderr, "dmlcpu-bench: unknown option '%s'\n", a);
+            usage(stderr);
+            exit(2);
+        }
+#undef TAKE
+    }
+    if (o->quick) {
+        if (!o->repeat_set) o->timing.repeat = 3;
+        if (!o->min_time_set) o->timing.min_time = 0.01;
+        o->timing.max_time = 0.05;
+        o->timing.sample_time = 0.0005;
+    }
+    if (o->timing.repeat < 1) o->timing.repeat = 1;
+    if (o->timing.max_time < o->timing.min_time * 5) o->timing.max_time = o->timing.min_time * 5;
+    if (o->thread_count == 0) parse_threads(o, o->quick ? "all" : "1,all");
+}
+
+/* ---- formatting ---- */
+
+static const char *fmt_time(double s, char *buf, size_t n)
+{
+    if (s < 1e-6) snprintf(buf, n, "%.0f ns", s * 1e9);
+    else if (s < 1e-3) snprintf(buf, n, "%.1f us", s * 1e6);
+    else if (s < 1.0) snprintf(buf, n, "%.2f ms", s * 1e3);
+    else snprintf(buf, n, "%.2f s", s);
+    return buf;
+}
+
+static const char *fmt_bytes(uint64_t b, char *buf, size_t n)
+{
+    if (b >= 1024 * 1024) snprintf(buf, n, "%llu MiB", (unsigned long long)(b >> 20));
+    else snprintf(buf, n, "%llu KiB", (unsigned long long)(b >> 10));
+    return buf;
+}
+
+static void clear_progress(void)
+{
+    if (progress_tty) fputs("\r\033[K", stderr);
+}
+
+static void progress(size_t done, size_t total, const bench_case *c, int threads, double t0)
+{
+    if (!progress_tty) return;
+    fprintf(stderr, "\r\033[K[%zu/%zu %.0fs] %s %s %s %s t%d", done + 1, total, bench_now() - t0,
+            dtype_name(c->dtype), c->op, c->pattern, c->size, threads);
+    fflush(stderr);
+}
+
+static void cpu_model(char *buf, size_t n)
+{
+    struct utsname u;
+    snprintf(buf, n, "%s", uname(&u) == 0 ? u.machine : "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "model name", 10)) {
+            char *v = strchr(line, ':');
+            if (v) {
+                v += 1 + (v[1] == ' ');
+                v[strcspn(v, "\n")] = 0;
+                snprintf(buf, n, "%s", v);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_dims(FILE *f, const char *key, const uint32_t *d, uint32_t n)
+{
+    fprintf(f, ", \"%s\": [", key);
+    for (uint32_t i = 0; i < n; i++) fprintf(f, "%s%u", i ? ", " : "", d[i]);
+    fputc(']', f);
+}
+
+static void json_timing(FILE *f, const timing_result *t)
+{
+    fprintf(f, ", \"median_s\": %.6e, \"min_s\": %.6e, \"p25_s\": %.6e, \"p75_s\": %.6e",
+            t->median, t->min, t->p25, t->p75);
+    fprintf(f, ", \"calls_per_sample\": %d, \"samples_s\": [", t->calls_per_sample);
+    for (int i = 0; i < t->sample_count; i++) fprintf(f, "%s%.4e", i ? ", " : "", t->samples[i]);
+    fputc(']', f);
+}
+
+static void write_json(const char *path, const options *o, const char *cpu, const char *date,
+                       double other, const ceiling_result *ceil, int n_ceil,
+                       const case_result *res, int n_res)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return;
+    }
+    struct utsname u;
+    fprintf(f, "{\n  \"format\": \"dmlcpu-bench 1\",\n  \"date\": \"%s\",\n", date);
+    fputs("  \"machine\": {\"cpu\": ", f);
+    json_string(f, cpu);
+    fprintf(f, ", \"arch\": \"%s\", \"threads\": %d, \"detected_isa\": \"%s\", "
+               "\"ceiling_isa\": \"%s\"},\n",
+            uname(&u) == 0 ? u.machine : "unknown", bench_max_threads(),
+            dmlcpu_isa_name(dmlcpu_detected_isa()), ceiling_isa());
+    fputs("  \"options\": {\"isa\": ", f);
+    json_string(f, o->isa ? o->isa : (getenv("DMLCPU_ISA") ? getenv("DMLCPU_ISA") : ""));
+    fprintf(f, ", \"threads\": [");
+    for (int i = 0; i < o->thread_count; i++) fprintf(f, "%s%d", i ? ", " : "", o->threads[i]);
+    fprintf(f, "], \"repeat\": %d, \"min_time_s\": %g, \"quick\": %s},\n", o->timing.repeat,
+            o->timing.min_time, o->quick ? "true" : "false");
+    fprintf(f, "  \"other_load\": %.2f,\n", other);
+    fputs("  \"ceilings\": [\n", f);
+    for (int i = 0; i < n_ceil; i++) {
+        const ceiling_result *c = &ceil[i];
+        fprintf(f, "    {\"kind\": \"%s\", \"bytes\": %llu, \"threads\": %d, \"gbps\": %.4f",
+                c->kind == CEIL_READ ? "read" : "memcpy", (unsigned long long)c->bytes,
+                c->threads, c->gbps);
+        if (c->other_load >= 0) fprintf(f, ", \"other_load\": %.2f", c->other_load);
+        json_timing(f, &c->t);
+        fprintf(f, "}%s\n", i + 1 < n_ceil ? "," : "");
+    }
+    fputs("  ],\n  \"cases\": [\n", f);
+    for (int i = 0; i < n_res; i++) {
+        const case_result *r = &res[i];
+        const bench_case *c = r->c;
+        fputs("    {\"op\": ", f);
+        json_string(f, c->op);
+        fprintf(f, ", \"family\": \"%s\", \"pattern\": ", c->family);
+        json_string(f, c->pattern);
+        fprintf(f, ", \"size\": \"%s\", \"dtype\": \"%s\", \"threads\": %d", c->size,
+                dtype_name(c->dtype), r->threads);
+        json_dims(f, "in_shape", c->shape, c->rank);
+        json_dims(f, "out_shape", c->out_shape, c->out_rank);
+        json_dims(f, "axes", c->axes, c->axis_count);
+        fprintf(f, ", \"bytes\": %llu, \"elements\": %llu, \"status\": \"%s\"",
+                (unsigned long long)c->bytes, (unsigned long long)c->elements,
+                dmlcpu_status_string(r->status));
+        if (r->message) {
+            fputs(", \"message\": ", f);
+            json_string(f, r->message);
+        }
+        if (r->other_load >= 0) fprintf(f, ", \"other_load\": %.2f", r->other_load);
+        if (r->status == DMLCPU_STATUS_OK && !r->message) {
+            fprintf(f, ", \"isa\": \"%s\", \"gbps\": %.4f, \"elements_per_s\": %.6e", r->isa,
+                    r->gbps, r->eps);
+            if (c->ceiling != CEIL_NONE)
+                fprintf(f, ", \"ceiling\": \"%s\", \"ceiling_gbps\": %.4f, \"fraction\": %.4f",
+                        c->ceiling == CEIL_READ ? "read" : "memcpy", r->ceiling_gbps, r->fraction);
+            json_timing(f, &r->t);
+        }
+        fprintf(f, "}%s\n", i + 1 < n_res ? "," : "");
+    }
+    fputs("  ]\n}\n", f);
+    fclose(f);
+}
+
+/* ---- running ---- */
+
+typedef struct {
+    const dmlcpu_operator *op;
+    const dmlcpu_bindings *b;
+    dmlcpu_status st;
+} exec_ctx;
+
+static int exec_call(void *p)
+{
+    exec_ctx *x = p;
+    x->st = dmlcpu_execute(x->op, x->b);
+    return x->st != DMLCPU_STATUS_OK;
+}
+
+/* The ceiling of a case with N threads is the best one measured with at most N threads: a
+ * library may always run fewer threads than it is allowed, and on a busy machine a 2-thread
+ * ceiling can fall below the 1-thread one. */
+static const ceiling_result *find_ceiling(const ceiling_result *v, int n, ceiling_kind k,
+                                          uint64_t bytes, int threads)
+{
+    const ceiling_result *best = NULL;
+    for (int i = 0; i < n; i++)
+        if (v[i].kind == k && v[i].bytes == bytes && v[i].threads <= threads &&
+            (!best || v[i].gbps > best->gbps))
+            best = &v[i];
+    return best;
+}
+
+static void run_case(const bench_case *c, int threads, void *pool, const options *o,
+                     const ceiling_result *ceil, int n_ceil, case_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->threads = threads;
+    prepared_case p;
+    r->status = case_prepare(c, (uint32_t)threads, pool, &p);
+    if (r->status != DMLCPU_STATUS_OK) {
+        r->message = strdup(dmlcpu_last_error_message());
+        return;
+    }
+    r->isa = dmlcpu_isa_name(dmlcpu_operator_isa(p.op));
+    exec_ctx x = {p.op, &p.bindings, DMLCPU_STATUS_OK};
+    load_mark a, b;
+    load_mark_now(&a);
+    int rc = bench_time(exec_call, &x, &o->timing, &r->t);
+    load_mark_now(&b);
+    r->other_load = load_other(&a, &b);
+    if (rc != 0) {
+        char buf[600];
+        snprintf(buf, sizeof buf, "execute failed: %s: %s", dmlcpu_status_string(x.st),
+                 dmlcpu_last_error_message());
+        r->status = x.st != DMLCPU_STATUS_OK ? x.st : DMLCPU_STATUS_OUT_OF_MEMORY;
+        r->message = strdup(buf);
+    } else {
+        r->gbps = (double)c->bytes / r->t.median * 1e-9;
+        r->eps = (double)c->elements / r->t.median;
+        const ceiling_result *cr = find_ceiling(ceil, n_ceil, c->ceiling, c->bytes, threads);
+        if (cr && cr->gbps > 0) {
+            r->ceiling_gbps = cr->gbps;
+            r->fraction = r->gbps / cr->gbps;
+        }
+    }
+    case_release(&p);
+}
+
+static void print_row(const case_result *r)
+{
+    const bench_case *c = r->c;
+    char med[32], mn[32];
+    printf("  %-12s %-9s %-5s %3d  ", c->op, c->pattern, c->size, r->threads);
+    if (r->message) {
+        printf("%-8s %s\n", r->status == DMLCPU_STATUS_UNSUPPORTED ? "-" : "ERROR", r->message);
+        return;
+    }
+    printf("%-8s %9s %9s", r->isa, fmt_time(r->t.median, med, sizeof med),
+           fmt_time(r->t.min, mn, sizeof mn));
+    const char *busy = r->other_load >= BUSY_CPUS ? " !" : "";
+    if (c->ceiling == CEIL_NONE)
+        printf("  %7s %8.3f  %6s%s\n", "-", r->eps * 1e-9, "-", busy);
+    else
+        printf("  %7.2f %8.3f  %5.0f%%%s\n", r->gbps, r->eps * 1e-9, 100.0 * r->fraction, busy);
+}
+
+static void print_header(dmlcpu_data_type t)
+{
+    printf("\n%s\n", dtype_name(t));
+    printf("  %-12s %-9s %-5s %3s  %-8s %9s %9s  %7s %8s  %6s\n", "op", "axes", "size", "thr",
+           "isa", "median", "min", "GB/s", "Gelem/s", "%ceil");
+}
+
+static void list_cases(const bench_case *cases, size_t n, int thread_count)
+{
+    for (size_t i = 0; i < n; i++) {
+        const bench_case *c = &cases[i];
+        printf("%-8s %-12s %-9s %-5s [", dtype_name(c->dtype), c->op, c->pattern, c->size);
+        for (uint32_t d = 0; d < c->rank; d++) printf("%s%u", d ? "," : "", c->shape[d]);
+        printf("]");
+        if (c->axis_count) {
+            printf(" axes ");
+            for (uint32_t a = 0; a < c->axis_count; a++) printf("%s%u", a ? "," : "", c->axes[a]);
+        }
+        printf("\n");
+    }
+    printf("%zu cases x %d thread count(s)\n", n, thread_count);
+}
+
+/* Measures the ceilings at every (kind, size) the cases use, for 1 thread, all threads and
+ * each requested count, and prints them. Returns the array (*count entries). */
+static ceiling_result *measure_ceilings(const options *o, const bench_case *cases, size_t n,
+                                        int *count)
+{
+    int tc[10], n_tc = 0;
+    int cand[10] = {1, bench_max_threads()};
+    for (int i = 0; i < o->thread_count; i++) cand[2 + i] = o->threads[i];
+    for (int i = 0; i < 2 + o->thread_count; i++) {
+        int dup = 0;
+        for (int j = 0; j < n_tc; j++) dup |= tc[j] == cand[i];
+        if (!dup) tc[n_tc++] = cand[i];
+    }
+    uint64_t sizes[8];
+    int n_sizes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cases[i].ceiling == CEIL_NONE) continue;
+        int dup = 0;
+        for (int j = 0; j < n_sizes; j++) dup |= sizes[j] == cases[i].bytes;
+        if (!dup && n_sizes < 8) sizes[n_sizes++] = cases[i].bytes;
+    }
+    for (int a = 0; a < n_sizes; a++)
+        for (int b = a + 1; b < n_sizes; b++)
+            if (sizes[b] < sizes[a]) {
+                uint64_t s = sizes[a];
+                sizes[a] = sizes[b];
+                sizes[b] = s;
+            }
+    ceiling_result *ceil = calloc((size_t)(2 * n_sizes * n_tc) + 1, sizeof *ceil);
+    *count = 0;
+    if (!n_sizes) return ceil;
+
+    /* The ceilings are few and every case is divided by one: give them more samples. */
+    timing_options timing = o->timing;
+    if (timing.repeat < 10) timing.repeat = 10;
+    if (timing.min_time < 0.1) timing.min_time = 0.1;
+    if (timing.max_time < 1.0) timing.max_time = 1.0;
+
+    printf("\nceilings, GB/s (best)    ");
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < n_tc; j++) printf(" %7s t%-2d", k == 0 ? "read" : "memcpy", tc[j]);
+    printf("\n");
+    for (int s = 0; s < n_sizes; s++) {
+        char label[32];
+        printf("  %-22s", fmt_bytes(sizes[s], label, sizeof label));
+        for (int k = 0; k < 2; k++)
+            for (int j = 0; j < n_tc; j++) {
+                ceiling_result *c = &ceil[(*count)++];
+                c->kind = (ceiling_kind)k;
+                c->bytes = sizes[s];
+                c->threads = tc[j];
+                if (progress_tty)
+                    fprintf(stderr, "\r\033[Kceiling %s %s t%d", k ? "memcpy" : "read", label,
+                            tc[j]);
+                load_mark before, after;
+                load_mark_now(&before);
+                c->gbps = ceiling_measure(c->kind, sizes[s], tc[j], &timing, &c->t);
+                load_mark_now(&after);
+                c->other_load = load_other(&before, &after);
+                clear_progress();
+                printf(" %9.2f%s", c->gbps, c->other_load >= BUSY_CPUS ? "!" : " ");
+            }
+        printf("\n");
+    }
+    printf("a case with N threads is divided by the best ceiling measured with <= N threads\n"
+           "('!': other processes kept >= %.1f CPU busy during the measurement)\n", BUSY_CPUS);
+    return ceil;
+}
+
+/* Geometric mean of the fraction of the ceiling per family and thread count. Returns the
+ * number of failed cases. */
+static int print_summary(const options *o, const case_result *res, int n_res)
+{
+    printf("\nsummary (geometric mean of %% of ceiling)\n");
+    int failed = 0, unsupported = 0;
+    for (int i = 0; i < n_res; i++) {
+        if (res[i].status == DMLCPU_STATUS_UNSUPPORTED) unsupported++;
+        else if (res[i].message) failed++;
+    }
+    const char *fams[2] = {"reduce", "copy"};
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < o->thread_count; k++) {
+            double logsum = 0;
+            int cnt = 0;
+            for (int i = 0; i < n_res; i++)
+                if (!res[i].message && res[i].threads == o->threads[k] &&
+                    !strcmp(res[i].c->family, fams[f]) && res[i].fraction > 0) {
+                    logsum += log(res[i].fraction);
+                    cnt++;
+                }
+            if (cnt)
+                printf("  %-7s t%-2d %5.1f%%  (%d cases)\n", fams[f], o->threads[k],
+                       100.0 * exp(logsum / cnt), cnt);
+        }
+    printf("%d results, %d unsupported, %d failed", n_res, unsupported, failed);
+    return failed;
+}
+
+static double load_average(void)
+{
+    double v = -1.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1) v = -1.0;
+        fclose(f);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    parse_options(&o, argc, argv);
+    progress_tty = isatty(2);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    if (o.isa) {
+        dmlcpu_isa isa;
+        if (!parse_isa(o.isa, &isa) || dmlcpu_set_max_isa(isa) != DMLCPU_STATUS_OK) {
+            fprintf(stderr, "dmlcpu-bench: --isa %s is not an ISA of this architecture\n", o.isa);
+            return 2;
+        }
+    }
+
+    bench_case *all = NULL;
+    size_t n_all = cases_build(&all, 0);
+    bench_case *cases = malloc(n_all * sizeof *cases);
+    size_t n = 0;
+    for (size_t i = 0; i < n_all; i++)
+        if (selected(&o, &all[i])) cases[n++] = all[i];
+    if (n == 0) {
+        fprintf(stderr, "dmlcpu-bench: no case matches the filters\n");
+        return 2;
+    }
+    if (o.list) {
+        list_cases(cases, n, o.thread_count);
+        return 0;
+    }
+
+    char cpu[256], date[64];
+    cpu_model(cpu, sizeof cpu);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    double t0 = bench_now();
+    load_mark run_start, run_end;
+    load_mark_now(&run_start);
+    printf("dmlcpu-bench  %s  %s, %d threads\n", date, cpu, bench_max_threads());
+    double loadavg = load_average();
+    if (loadavg >= 0.5)
+        printf("the machine is busy: load average %.2f on %d CPUs before the run; expect noise\n",
+               loadavg, bench_max_threads());
+    printf("library isa: detected %s%s%s; ceiling kernel: %s; samples: >= %d and >= %g s\n",
+           dmlcpu_isa_name(dmlcpu_detected_isa()), o.isa ? ", capped at " : "",
+           o.isa ? o.isa : "", ceiling_isa(), o.timing.repeat, o.timing.min_time);
+
+    int n_ceil;
+    ceiling_result *ceil = measure_ceilings(&o, cases, n, &n_ceil);
+
+    case_result *res = calloc(n * (size_t)o.thread_count, sizeof *res);
+    int n_res = 0;
+    size_t total = n * (size_t)o.thread_count;
+    dmlcpu_data_type current = DMLCPU_DATA_TYPE_UNKNOWN;
+    void *pool = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const bench_case *c = &cases[i];
+        if (c->dtype != current) {
+            /* One pool per type, filled once, large enough for every case of the type. */
+            free(pool);
+            uint64_t need = 4096;
+            for (size_t j = i; j < n && cases[j].dtype == c->dtype; j++)
+                if (cases[j].pool_bytes > need) need = cases[j].pool_bytes;
+            pool = bench_alloc(need);
+            fill_data(c->dtype, pool, need, (uint64_t)c->dtype);
+            current = c->dtype;
+            clear_progress();
+            print_header(current);
+        }
+        for (int k = 0; k < o.thread_count; k++) {
+            progress((size_t)n_res, total, c, o.threads[k], t0);
+            run_case(c, o.threads[k], pool, &o, ceil, n_ceil, &res[n_res]);
+            clear_progress();
+            print_row(&res[n_res]);
+            n_res++;
+        }
+    }
+    free(pool);
+
+    int failed = print_summary(&o, res, n_res);
+    load_mark_now(&run_end);
+    double other = load_other(&run_start, &run_end);
+    int busy = 0;
+    for (int i = 0; i < n_res; i++) busy += res[i].other_load >= BUSY_CPUS;
+    printf(", %.1f s\n", bench_now() - t0);
+    if (other >= 0)
+        printf("other processes kept %.2f of %d CPUs busy on average; %d cases marked '!' "
+               "(>= %.1f CPU busy elsewhere while they ran)\n",
+               other, bench_max_threads(), busy, BUSY_CPUS);
+
+    if (o.json) {
+        write_json(o.json, &o, cpu, date, other, ceil, n_ceil, res, n_res);
+        printf("wrote %s\n", o.json);
+    }
+    for (int i = 0; i < n_res; i++) {
+        free(res[i].message);
+        free(res[i].t.samples);
+    }
+    for (int i = 0; i < n_ceil; i++) free(ceil[i].t.samples);
+    free(res);
+    free(ceil);
+    free(cases);
+    free(all);
+    return failed ? 1 : 0;
+}
