@@ -182,12 +182,19 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
         const T *r_2 = (const T *)((const char *)r_1 + rs);                                        \
         const T *r_3 = (const T *)((const char *)r_2 + rs);                                        \
         V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
-        _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                         \
+        if (!nvf) /* narrow: the four rows share a line or two */                                  \
+            _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                     \
         size_t v = 0;                                                                              \
         for (; v < nvf; v++) {                                                                     \
             size_t o = v * (EPV);                                                                  \
             V aux = AUX(o);                                                                        \
             (void)aux;                                                                             \
+            if (((o * sizeof(T)) & 63) == 0) { /* every line of the four rows, 16 rows ahead */    \
+                _mm_prefetch((const char *)(r_0 + o) + pf, _MM_HINT_T0);                           \
+                _mm_prefetch((const char *)(r_1 + o) + pf, _MM_HINT_T0);                           \
+                _mm_prefetch((const char *)(r_2 + o) + pf, _MM_HINT_T0);                           \
+                _mm_prefetch((const char *)(r_3 + o) + pf, _MM_HINT_T0);                           \
+            }                                                                                      \
             V qv = _mm512_##OPN##_##SFX(_mm512_##OPN##_##SFX(MAP(LD(r_0 + o)), MAP(LD(r_1 + o))),  \
                                         _mm512_##OPN##_##SFX(MAP(LD(r_2 + o)), MAP(LD(r_3 + o)))); \
             ln[v] = _mm512_##OPN##_##SFX(ln[v], qv);                                               \

@@ -18,6 +18,7 @@
  *   bits_S(m)            one bit per lane; valid_S(n): the first n lanes
  *   bi_S(v), ib_S(i)     the lanes' bits as an integer vector and back
  *   izero_S(), iblend_S(iv, m, r), ist_S(d, iv)   index vectors
+ *   nzacc, nz_init(), nz_add_S(z, a, b), nz_or(z, w), nz_any_S(z)   NaN seen so far (floats)
  * and per ISA: lmask with lm_zero, lm_or, lm_and, lm_andn (a and not b), lm_any. */
 #ifndef DMLCPU_X86_REDUCE_FREE_H
 #define DMLCPU_X86_REDUCE_FREE_H
@@ -31,7 +32,15 @@
 #define MIN_SZ(a, b) ((a) < (b) ? (a) : (b))
 #define UNROLL4 _Pragma("GCC unroll 4")
 
-static inline uint64_t first_lanes(size_t n) { return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1; }
+/* Keeps a loaded vector in a register. Where a load has several consumers the compiler otherwise
+ * folds it into each of them, reading memory once per consumer: for float MIN/MAX and ARG* that
+ * made L1 reads, not the arithmetic, the limit (about 2.5x slower in cache). */
+#define KEEP(v) __asm__("" : "+v"(v))
+
+static inline uint64_t first_lanes(size_t n)
+{
+    return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+}
 
 /* Broadcast reduction over the lanes: swap halves, then quarters, ... down to one lane of LB
  * bytes. SWAP(v, d) exchanges neighbouring groups of d bytes of an integer vector. */
@@ -43,11 +52,12 @@ static inline uint64_t first_lanes(size_t n) { return n >= 64 ? ~(uint64_t)0 : (
         return v;                                                                                  \
     }
 
-/* ---- integer sums and integer MIN/MAX: ID() is the identity, MAP and OP work lanewise, RED
- * broadcasts OP over the lanes. ---- */
+/* ---- folds: integer sums, integer MIN/MAX (and float MIN/MAX columns where the ISA has an
+ * exact lanewise operation). ID() is the identity, MAP and OP work lanewise, RED broadcasts OP
+ * over the lanes. ---- */
 
 #define DEF_ROW_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
-    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                  \
     {                                                                                              \
         const T *x = xv;                                                                           \
         const size_t E = EPV_##S;                                                                  \
@@ -72,20 +82,20 @@ static inline uint64_t first_lanes(size_t n) { return n >= 64 ? ~(uint64_t)0 : (
         }                                                                                          \
     }
 
-/* Column shapes: groups of 8 rows; per group every vector of the tile (up to DMLCPU_COL_TILE
+/* Column shapes: groups of G rows; per group every vector of the tile (up to DMLCPU_COL_TILE
  * columns, so each row is read in long stretches), with the running values in the scratch
  * buffer. BODY(..., LD) handles vector v of the group's rows; LD is COL_FULL for whole vectors,
  * COL_PART for the tile's last, partial one. Rows 16 ahead (at least 1 KiB) are prefetched. */
 #define COL_FULL(S, p, cn, fill) ld_##S(p)
 #define COL_PART(S, p, cn, fill) ldn_##S(p, cn, fill)
 #define COL_AT(T, i) ((const T *)(rb + (ptrdiff_t)(i) * rs) + v * E)
-#define COL_WALK(BODY, ...)                                                                        \
+#define COL_WALK(G, BODY, ...)                                                                     \
     do {                                                                                           \
         const size_t nvf = K / E;                                                                  \
         const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;                                      \
-        const size_t pstep = rs >= 64 ? 1 : 8;                                                     \
-        for (size_t r0 = 0; r0 < nrows; r0 += 8) {                                                 \
-            const size_t rn = MIN_SZ(8, nrows - r0);                                               \
+        const size_t pstep = rs >= 64 ? 1 : (G);                                                   \
+        for (size_t r0 = 0; r0 < nrows; r0 += (G)) {                                               \
+            const size_t rn = MIN_SZ((G), nrows - r0);                                             \
             const char *rb = x + (ptrdiff_t)r0 * rs;                                               \
             for (size_t i = 0; i < rn; i += pstep)                                                 \
                 _mm_prefetch(rb + (ptrdiff_t)i * rs + pf, _MM_HINT_T0);                            \
@@ -100,7 +110,7 @@ static inline uint64_t first_lanes(size_t n) { return n >= 64 ? ~(uint64_t)0 : (
         }                                                                                          \
     } while (0)
 #define DEF_COL_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
-    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
@@ -110,7 +120,7 @@ static inline uint64_t first_lanes(size_t n) { return n >= 64 ? ~(uint64_t)0 : (
         (void)index_base;                                                                          \
         for (size_t v = 0; v < nv; v++)                                                            \
             acc[v] = id;                                                                           \
-        COL_WALK(COL_FOLD_BODY, T, S, MAP, OP);                                                    \
+        COL_WALK(8, COL_FOLD_BODY, T, S, MAP, OP);                                                 \
         for (size_t v = 0; v * E < K; v++) {                                                       \
             lane_##S t[EPV_##S];                                                                   \
             st_##S(t, acc[v]);                                                                     \
@@ -134,7 +144,9 @@ static inline uint64_t first_lanes(size_t n) { return n >= 64 ? ~(uint64_t)0 : (
  * negative floats order in reverse of their bits. MAX keeps the signed max (the answer when it is
  * >= 0), the signed min (the answer when everything is negative) and the unsigned max; MIN keeps
  * the unsigned max (the answer when something is negative), the unsigned min and the signed max.
- * A NaN shows as a signed max above +inf's bits or an unsigned max above -inf's. ---- */
+ * A NaN shows as a signed max above +inf's bits or an unsigned max above -inf's. Rows of every
+ * ISA use these; a column kernel keeps three running values per lane this way, so where the ISA
+ * has an exact lanewise operation its columns fold with that instead. ---- */
 
 #define DEF_FMM_RESOLVE(MAXN, MINN, R, I, U, INF)                                                  \
     static inline R MAXN(I smax, I smin, U umax)                                                   \
@@ -161,7 +173,7 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
 /* Accumulators: (O1, S1), (O2, S2), (O3, S3) are the operation and the integer type of each;
  * RES turns their lane values into the result; FILL is the identity (-inf for MAX, +inf MIN). */
 #define DEF_ROW_FMM(NAME, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                          \
-    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                  \
     {                                                                                              \
         const T *x = xv;                                                                           \
         const size_t E = EPV_##S;                                                                  \
@@ -175,12 +187,17 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
             for (; i + 4 * E <= m; i += 4 * E) {                                                   \
                 vec_##S1 x0 = bi_##S(ld_##S(p + i)), x1 = bi_##S(ld_##S(p + i + E));               \
                 vec_##S1 x2 = bi_##S(ld_##S(p + i + 2 * E)), x3 = bi_##S(ld_##S(p + i + 3 * E));   \
+                KEEP(x0);                                                                          \
+                KEEP(x1);                                                                          \
+                KEEP(x2);                                                                          \
+                KEEP(x3);                                                                          \
                 a1 = O1##_##S1(a1, O1##_##S1(O1##_##S1(x0, x1), O1##_##S1(x2, x3)));               \
                 a2 = O2##_##S2(a2, O2##_##S2(O2##_##S2(x0, x1), O2##_##S2(x2, x3)));               \
                 a3 = O3##_##S3(a3, O3##_##S3(O3##_##S3(x0, x1), O3##_##S3(x2, x3)));               \
             }                                                                                      \
             for (; i < m; i += E) {                                                                \
                 vec_##S1 x0 = bi_##S(i + E <= m ? ld_##S(p + i) : ldn_##S(p + i, m - i, fill));    \
+                KEEP(x0);                                                                          \
                 a1 = O1##_##S1(a1, x0);                                                            \
                 a2 = O2##_##S2(a2, x0);                                                            \
                 a3 = O3##_##S3(a3, x0);                                                            \
@@ -191,149 +208,215 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
     }
 
 #define DEF_COL_FMM(NAME, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                          \
-    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         const size_t E = EPV_##S, nv = (K + E - 1) / E;                                            \
         const vec_##S fill = FILL##_##S();                                                         \
-        vec_##S1 *a1 = scratch, *a2 = a1 + nv, *a3 = a2 + nv;                                      \
+        vec_##S1 *a1 = scratch, *a2 = a1 + 1, *a3 = a1 + 2; /* interleaved: a1[3v], a2[3v] ... */  \
         (void)index_base;                                                                          \
         for (size_t v = 0; v < nv; v++)                                                            \
-            a1[v] = a2[v] = a3[v] = bi_##S(fill);                                                  \
-        COL_WALK(COL_FMM_BODY, T, S, O1, S1, O2, S2, O3, S3);                                      \
+            a1[3 * v] = a2[3 * v] = a3[3 * v] = bi_##S(fill);                                      \
+        COL_WALK(8, COL_FMM_BODY, T, S, O1, S1, O2, S2, O3, S3);                                   \
         for (size_t v = 0; v * E < K; v++) {                                                       \
             lane_##S1 t1[EPV_##S];                                                                 \
             lane_##S2 t2[EPV_##S];                                                                 \
             lane_##S3 t3[EPV_##S];                                                                 \
-            st_##S1(t1, a1[v]);                                                                    \
-            st_##S2(t2, a2[v]);                                                                    \
-            st_##S3(t3, a3[v]);                                                                    \
+            st_##S1(t1, a1[3 * v]);                                                                \
+            st_##S2(t2, a2[3 * v]);                                                                \
+            st_##S3(t3, a3[3 * v]);                                                                \
             for (size_t k = v * E; k < K && k < (v + 1) * E; k++)                                  \
-                out[k].v.FIELD = RES(t1[k - v * E], t2[k - v * E], t3[k - v * E]);                \
+                out[k].v.FIELD = RES(t1[k - v * E], t2[k - v * E], t3[k - v * E]);                 \
         }                                                                                          \
     }
 #define COL_FMM_BODY(T, S, O1, S1, O2, S2, O3, S3, LD)                                             \
-    vec_##S1 c1 = a1[v], c2 = a2[v], c3 = a3[v];                                                   \
+    vec_##S1 c1 = a1[3 * v], c2 = a2[3 * v], c3 = a3[3 * v];                                       \
     for (size_t i = 0; i < rn; i++) {                                                              \
-        const vec_##S1 x0 = bi_##S(LD(S, COL_AT(T, i), cn, fill));                                 \
+        vec_##S1 x0 = bi_##S(LD(S, COL_AT(T, i), cn, fill));                                       \
+        KEEP(x0);                                                                                  \
         c1 = O1##_##S1(c1, x0);                                                                    \
         c2 = O2##_##S2(c2, x0);                                                                    \
         c3 = O3##_##S3(c3, x0);                                                                    \
     }                                                                                              \
-    a1[v] = c1;                                                                                    \
-    a2[v] = c2;                                                                                    \
-    a3[v] = c3;
+    a1[3 * v] = c1;                                                                                \
+    a2[3 * v] = c2;                                                                                \
+    a3[3 * v] = c3;
 
 /* ---- ARGMIN / ARGMAX. EXT is max or min, BEAT the test "a replaces b" between numbers (gt or
  * lt; ge or le for the LAST kinds, which take the latest of equal values), FILL the value that
  * never replaces anything (lo for ARGMAX, hi for ARGMIN). NaN is more extreme than any number.
  *
- * Rows: per chunk of four vectors, the lanewise extreme and a NaN test. Only when the chunk holds
- * a NaN, or its extreme beats (LAST: ties) the best so far, is the chunk searched, in registers:
- * the extreme over its lanes, then its first (LAST: last) position. A FIRST kind stops at the
- * first NaN. ---- */
+ * Rows, without data-dependent branches (a mispredicted one waits for memory and discards the
+ * loads behind it): per chunk of eight vectors, the lanewise extreme e; lanes where e beats the
+ * best so far take e and the chunk's number. At the end of the block the extreme over the lanes
+ * is found; the chunk where it first (LAST: last) occurs is the smallest (largest) chunk number
+ * among the lanes holding it, and only that chunk is searched for its position. NaN lanes are
+ * only collected; a block that holds one is searched for its first (last) NaN instead. cid_*_S
+ * keep chunk numbers in unsigned lanes of S's width. ---- */
 
-/* Position of the first (last) set bit among four lane masks of E lanes each. */
-static inline size_t pick_bit4(const uint64_t b[4], size_t E, int last)
+#define ARG_CH 8 /* vectors per chunk */
+
+/* Position of the first (last) set bit among nb lane masks of E lanes each (one is set). */
+static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
 {
     if (!last) {
-        for (size_t j = 0; j < 3; j++)
-            if (b[j])
-                return j * E + (size_t)__builtin_ctzll(b[j]);
-        return 3 * E + (size_t)__builtin_ctzll(b[3]);
+        size_t j = 0;
+        while (!b[j])
+            j++;
+        return j * E + (size_t)__builtin_ctzll(b[j]);
     }
-    for (size_t j = 3; j > 0; j--)
-        if (b[j])
-            return j * E + 63 - (size_t)__builtin_clzll(b[j]);
-    return 63 - (size_t)__builtin_clzll(b[0]);
+    size_t j = nb - 1;
+    while (!b[j])
+        j--;
+    return j * E + 63 - (size_t)__builtin_clzll(b[j]);
 }
 
-#define ARG_LD(S, q, j, cn, fill)                                                                  \
+#define DEF_CID(S, C)                                                                              \
+    typedef vec_##C cvec_##S;                                                                      \
+    static inline cvec_##S cid_zero_##S(void) { return lo_##C(); }                                 \
+    static inline cvec_##S cid_next_##S(cvec_##S c) { return inc_##C(c); }                         \
+    static inline cvec_##S cid_set_##S(cvec_##S c, lmask m, cvec_##S k) { return blend_##C(m, c, k); } \
+    static inline size_t cid_pick_##S(cvec_##S c, lmask m, int last)                               \
+    {                                                                                              \
+        return last ? (size_t)lane0_##C(hmax_##C(blend_##C(m, lo_##C(), c)))                       \
+                    : (size_t)lane0_##C(hmin_##C(blend_##C(m, hi_##C(), c)));                      \
+    }
+#define DEF_CIDS()                                                                                 \
+    DEF_CID(i8, u8) DEF_CID(u8, u8) DEF_CID(i16, u16) DEF_CID(u16, u16) DEF_CID(i32, u32)          \
+    DEF_CID(u32, u32) DEF_CID(f32, u32) DEF_CID(f16, u32) DEF_CID(i64, u64) DEF_CID(u64, u64)      \
+    DEF_CID(f64, u64)
+
+/* Vector j of the cn elements at q: whole, partial, or all fill. */
+#define ARG_LD(S, q, j, cn)                                                                        \
     ((cn) >= ((j) + 1) * E ? ld_##S((q) + (j) * E)                                                 \
      : (cn) > (j) * E      ? ldn_##S((q) + (j) * E, (cn) - (j) * E, fill)                          \
-                           : (fill))
+                           : fill)
 #define ARG_VALID(j, cn) ((cn) > (j) * E ? first_lanes(MIN_SZ(E, (cn) - (j) * E)) : 0)
 
-#define ARG_CHUNK(S, EXT, BEAT, LAST, q, c, cnt)                                                   \
+#define ARG_CHUNK(T, S, EXT, BEAT, cnt)                                                            \
     do {                                                                                           \
         const size_t cn_ = (cnt);                                                                  \
-        const vec_##S v_[4] = {ARG_LD(S, q, 0, cn_, fill), ARG_LD(S, q, 1, cn_, fill),             \
-                               ARG_LD(S, q, 2, cn_, fill), ARG_LD(S, q, 3, cn_, fill)};            \
-        uint64_t b_[4];                                                                            \
-        if (NAN_##S && lm_any(lm_or(nan_##S(v_[0], v_[1]), nan_##S(v_[2], v_[3])))) {              \
-            UNROLL4 for (int j = 0; j < 4; j++) b_[j] = bits_##S(nan_##S(v_[j], v_[j]));           \
-            at = (c) + pick_bit4(b_, E, LAST);                                                     \
-            best = qnan_##S();                                                                     \
-            if (!(LAST))                                                                           \
-                goto block_done;                                                                   \
-        } else {                                                                                   \
-            const vec_##S e_ = EXT##_##S(EXT##_##S(v_[0], v_[1]), EXT##_##S(v_[2], v_[3]));        \
-            if (lm_any(BEAT##_##S(e_, best))) {                                                    \
-                best = h##EXT##_##S(e_);                                                           \
-                UNROLL4 for (int j = 0; j < 4; j++)                                                \
-                    b_[j] = bits_##S(eq_##S(v_[j], best)) & ARG_VALID(j, cn_);                     \
-                at = (c) + pick_bit4(b_, E, LAST);                                                 \
+        const T *q_ = p + k * ARG_CH * E;                                                          \
+        vec_##S v_[ARG_CH];                                                                        \
+        _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                                 \
+            v_[j] = ARG_LD(S, q_, j, cn_);                                                         \
+            KEEP(v_[j]);                                                                           \
+        }                                                                                          \
+        if (NAN_##S)                                                                               \
+            _Pragma("GCC unroll 4") for (int j = 0; j < ARG_CH; j += 2)                            \
+                nz[j / 2] = nz_add_##S(nz[j / 2], v_[j], v_[j + 1]);                               \
+        _Pragma("GCC unroll 4") for (int j = 0; j < ARG_CH; j += 2)                                \
+            v_[j / 2] = EXT##_##S(v_[j], v_[j + 1]);                                               \
+        const vec_##S e_ = EXT##_##S(EXT##_##S(v_[0], v_[1]), EXT##_##S(v_[2], v_[3]));            \
+        const lmask w_ = BEAT##_##S(e_, best);                                                     \
+        best = blend_##S(w_, best, e_);                                                            \
+        cid = cid_set_##S(cid, w_, kv);                                                            \
+        kv = cid_next_##S(kv);                                                                     \
+    } while (0)
+
+/* The first (LAST: last) NaN among the m elements at p. */
+#define ARG_FIND_NAN(S, LAST, m, res)                                                              \
+    do {                                                                                           \
+        const size_t nv_ = ((m) + E - 1) / E;                                                      \
+        for (size_t i_ = 0; i_ < nv_; i_++) {                                                      \
+            const size_t j_ = (LAST) ? nv_ - 1 - i_ : i_;                                          \
+            const size_t c_ = MIN_SZ(E, (m) - j_ * E);                                             \
+            const vec_##S x_ = c_ == E ? ld_##S(p + j_ * E) : ldn_##S(p + j_ * E, c_, fill);       \
+            const uint64_t b_ = bits_##S(nan_##S(x_, x_)) & first_lanes(c_);                       \
+            if (b_) {                                                                              \
+                (res) = j_ * E + ((LAST) ? 63 - (size_t)__builtin_clzll(b_) : (size_t)__builtin_ctzll(b_)); \
+                break;                                                                             \
             }                                                                                      \
         }                                                                                          \
     } while (0)
 
 #define DEF_ROW_ARG(NAME, T, S, EXT, BEAT, LAST, FILL, FIELD)                                      \
-    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
+    static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                  \
     {                                                                                              \
         const T *x = xv;                                                                           \
-        const size_t E = EPV_##S;                                                                  \
+        const size_t E = EPV_##S, CH = ARG_CH * EPV_##S;                                           \
         const vec_##S fill = FILL##_##S();                                                         \
         for (size_t b0 = 0; b0 < n; b0 += DMLCPU_BLOCK_FREE, out++) {                              \
             const size_t m = MIN_SZ(n - b0, DMLCPU_BLOCK_FREE);                                    \
             const T *p = x + b0;                                                                   \
             vec_##S best = fill;                                                                   \
-            size_t at = 0, c = 0;                                                                  \
-            for (; c + 4 * E <= m; c += 4 * E)                                                     \
-                ARG_CHUNK(S, EXT, BEAT, LAST, p + c, c, 4 * E);                                    \
-            if (c < m)                                                                             \
-                ARG_CHUNK(S, EXT, BEAT, LAST, p + c, c, m - c);                                    \
-        block_done:                                                                                \
+            cvec_##S cid = cid_zero_##S(), kv = cid;                                               \
+            nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                   \
+            size_t at = 0, k = 0;                                                                  \
+            for (; (k + 1) * CH <= m; k++)                                                         \
+                ARG_CHUNK(T, S, EXT, BEAT, CH);                                                    \
+            if (k * CH < m)                                                                        \
+                ARG_CHUNK(T, S, EXT, BEAT, m - k * CH);                                            \
+            if (NAN_##S && nz_any_##S(nz_or(nz_or(nz[0], nz[1]), nz_or(nz[2], nz[3])))) {          \
+                best = qnan_##S();                                                                 \
+                ARG_FIND_NAN(S, LAST, m, at);                                                      \
+            } else {                                                                               \
+                const vec_##S ex = h##EXT##_##S(best);                                             \
+                k = cid_pick_##S(cid, eq_##S(best, ex), LAST);                                     \
+                best = ex;                                                                         \
+                const T *q = p + k * CH;                                                           \
+                const size_t cn = MIN_SZ(CH, m - k * CH);                                          \
+                uint64_t b[ARG_CH];                                                                \
+                _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++)                           \
+                    b[j] = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);           \
+                at = k * CH + pick_bit(b, ARG_CH, E, LAST);                                        \
+            }                                                                                      \
             out->v.FIELD = lane0_##S(best);                                                        \
             out->aux.idx = index_base + b0 + at;                                                   \
         }                                                                                          \
     }
 
-/* Columns: best value and row index per lane. Per group of 8 rows, the lanewise extreme and a
- * NaN test decide whether any lane can change; only then are the rows replayed one by one with
- * the exact rule (blend value and index where the row's lane wins). */
+/* Columns: best value and row index per lane. Per group of COL_ARG_ROWS rows, the lanewise
+ * extreme and a NaN test decide whether any lane can change; only then are the rows replayed one
+ * by one with the exact rule (blend value and index where the row's lane wins). Smaller groups
+ * replay less where the best values still change often (the first rows of a block); larger ones
+ * measured slower. */
 #define ARG_BETTER(S, BEAT, LAST, xv, b)                                                           \
     (NAN_##S ? lm_or(BEAT##_##S(xv, b),                                                            \
                      (LAST) ? nan_##S(xv, xv) : lm_andn(nan_##S(xv, xv), nan_##S(b, b)))           \
              : BEAT##_##S(xv, b))
+#define COL_ARG_REPLAY(T, S, LD, BETTER)                                                           \
+    for (size_t i = 0; i < rn; i++) {                                                              \
+        vec_##S xi = LD(S, COL_AT(T, i), cn, fill);                                                \
+        KEEP(xi);                                                                                  \
+        const lmask w = BETTER;                                                                    \
+        b = blend_##S(w, b, xi);                                                                   \
+        ix = iblend_##S(ix, w, r0 + i);                                                            \
+    }
+#define COL_ARG_ROWS 4 /* rows per test */
+/* need: 0 nothing can change, 1 replay with the compare alone (no NaN), 2 with the NaN rule */
 #define COL_ARG_BODY(T, S, EXT, BEAT, LAST, LD)                                                    \
     vec_##S b = bv[v];                                                                             \
-    int need = 1;                                                                                  \
-    if (rn == 8) {                                                                                 \
+    int need = 2;                                                                                  \
+    if (rn == COL_ARG_ROWS) {                                                                      \
         vec_##S e = fill;                                                                          \
         lmask nm = lm_zero();                                                                      \
-        UNROLL4 for (int i = 0; i < 8; i += 2) {                                                   \
-            const vec_##S x0 = LD(S, COL_AT(T, i), cn, fill), x1 = LD(S, COL_AT(T, i + 1), cn, fill); \
+        _Pragma("GCC unroll 8") for (int i = 0; i < COL_ARG_ROWS; i += 2) {                        \
+            vec_##S x0 = LD(S, COL_AT(T, i), cn, fill), x1 = LD(S, COL_AT(T, i + 1), cn, fill);    \
+            KEEP(x0);                                                                              \
+            KEEP(x1);                                                                              \
             if (NAN_##S)                                                                           \
                 nm = lm_or(nm, nan_##S(x0, x1));                                                   \
             e = EXT##_##S(e, EXT##_##S(x0, x1));                                                   \
         }                                                                                          \
-        need = lm_any(lm_and(lm_or(nm, BEAT##_##S(e, b)), valid_##S(cn)));                         \
+        const lmask ok = valid_##S(cn);                                                            \
+        need = NAN_##S && lm_any(lm_and(nm, ok))  ? 2                                              \
+               : lm_any(lm_and(BEAT##_##S(e, b), ok)) ? 1                                          \
+                                                    : 0;                                           \
     }                                                                                              \
     if (need) {                                                                                    \
         iv_##S ix = iv[v];                                                                         \
-        for (size_t i = 0; i < rn; i++) {                                                          \
-            const vec_##S xi = LD(S, COL_AT(T, i), cn, fill);                                      \
-            const lmask w = ARG_BETTER(S, BEAT, LAST, xi, b);                                      \
-            b = blend_##S(w, b, xi);                                                               \
-            ix = iblend_##S(ix, w, r0 + i);                                                        \
-        }                                                                                          \
+        if (need == 1)                                                                             \
+            COL_ARG_REPLAY(T, S, LD, BEAT##_##S(xi, b))                                            \
+        else                                                                                       \
+            COL_ARG_REPLAY(T, S, LD, ARG_BETTER(S, BEAT, LAST, xi, b))                             \
         bv[v] = b;                                                                                 \
         iv[v] = ix;                                                                                \
     }
 
 #define DEF_COL_ARG(NAME, T, S, EXT, BEAT, LAST, FILL, FIELD)                                      \
-    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
@@ -345,7 +428,7 @@ static inline size_t pick_bit4(const uint64_t b[4], size_t E, int last)
             bv[v] = fill;                                                                          \
             iv[v] = izero_##S();                                                                   \
         }                                                                                          \
-        COL_WALK(COL_ARG_BODY, T, S, EXT, BEAT, LAST);                                             \
+        COL_WALK(COL_ARG_ROWS, COL_ARG_BODY, T, S, EXT, BEAT, LAST);                               \
         for (size_t v = 0; v * E < K; v++) {                                                       \
             lane_##S t[EPV_##S];                                                                   \
             ix_##S ti[EPV_##S];                                                                    \

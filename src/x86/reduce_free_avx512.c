@@ -19,6 +19,10 @@ static inline lmask lm_or(lmask a, lmask b) { return a | b; }
 static inline lmask lm_and(lmask a, lmask b) { return a & b; }
 static inline lmask lm_andn(lmask a, lmask b) { return a & ~b; }
 static inline int lm_any(lmask a) { return a != 0; }
+/* NaN seen: the lanes still ordered, narrowed by masked compares (no mask ORs in between). */
+typedef __mmask16 nzacc;
+static inline nzacc nz_init(void) { return (__mmask16)0xffff; }
+static inline nzacc nz_or(nzacc a, nzacc b) { return _kand_mask16(a, b); }
 
 /* Exchanges neighbouring groups of d bytes (d = 32 ... 1, a constant after inlining). */
 static inline __m512i swap_groups(__m512i v, int d)
@@ -40,7 +44,10 @@ typedef __m512i iv_w16, iv_w32, iv_w64;
 typedef uint16_t ix_w8, ix_w16;
 typedef uint32_t ix_w32;
 typedef uint64_t ix_w64;
-static inline iv_w8 izero_w8(void) { return (iv_w8){_mm512_setzero_si512(), _mm512_setzero_si512()}; }
+static inline iv_w8 izero_w8(void)
+{
+    return (iv_w8){_mm512_setzero_si512(), _mm512_setzero_si512()};
+}
 static inline iv_w8 iblend_w8(iv_w8 v, lmask m, size_t r)
 {
     const __m512i rv = _mm512_set1_epi16((short)r);
@@ -76,8 +83,8 @@ DEF_IDX(w64, SET1_W64, _mm512_mask_mov_epi64, __mmask8)
     enum { EPV_##S = N, NAN_##S = HAS_NAN };                                                       \
     static inline __m512i bi_##S(vec_##S v) { return BI(v); }                                      \
     static inline vec_##S ib_##S(__m512i v) { return IB(v); }                                      \
-    static inline vec_##S max_##S(vec_##S a, vec_##S b) { return _mm512_max_##P(a, b); }          \
-    static inline vec_##S min_##S(vec_##S a, vec_##S b) { return _mm512_min_##P(a, b); }          \
+    static inline vec_##S max_##S(vec_##S a, vec_##S b) { return _mm512_max_##P(a, b); }           \
+    static inline vec_##S min_##S(vec_##S a, vec_##S b) { return _mm512_min_##P(a, b); }           \
     static inline lmask gt_##S(vec_##S a, vec_##S b) { return _mm512_cmp_##P##_mask(a, b, CMP##GT); } \
     static inline lmask ge_##S(vec_##S a, vec_##S b) { return _mm512_cmp_##P##_mask(a, b, CMP##GE); } \
     static inline lmask lt_##S(vec_##S a, vec_##S b) { return _mm512_cmp_##P##_mask(a, b, CMP##LT); } \
@@ -91,7 +98,7 @@ DEF_IDX(w64, SET1_W64, _mm512_mask_mov_epi64, __mmask8)
     static inline lmask valid_##S(size_t n) { return first_lanes(n); }                             \
     static inline iv_##S izero_##S(void) { return izero_##IW(); }                                  \
     static inline iv_##S iblend_##S(iv_##S v, lmask m, size_t r) { return iblend_##IW(v, m, r); }  \
-    static inline void ist_##S(ix_##S *d, iv_##S v) { ist_##IW(d, v); }                           \
+    static inline void ist_##S(ix_##S *d, iv_##S v) { ist_##IW(d, v); }                            \
     DEF_HRED(hmax_##S, S, max_##S, 64 / (N), 64, swap_groups)                                      \
     DEF_HRED(hmin_##S, S, min_##S, (int)sizeof(L) < 4 ? (int)sizeof(L) : 64 / N, 64, swap_groups)
 
@@ -116,10 +123,14 @@ DEF_IDX(w64, SET1_W64, _mm512_mask_mov_epi64, __mmask8)
         return _mm512_mask_loadu_##E(f, first_lanes(n), p);                                        \
     }                                                                                              \
     static inline void st_##S(T *d, vec_##S v) { _mm512_storeu_si512(d, v); }                      \
-    static inline vec_##S lo_##S(void) { return _mm512_set1_##E((T)(LO)); }                       \
+    static inline vec_##S dup_##S(size_t x) { return _mm512_set1_##E((T)x); }                      \
+    static inline vec_##S inc_##S(vec_##S v) { return _mm512_add_##E(v, _mm512_set1_##E(1)); }     \
+    static inline vec_##S lo_##S(void) { return _mm512_set1_##E((T)(LO)); }                        \
     static inline vec_##S hi_##S(void) { return _mm512_set1_##E((T)(HI)); }                        \
     static inline vec_##S qnan_##S(void) { return _mm512_setzero_si512(); }                        \
     static inline lmask nan_##S(vec_##S a, vec_##S b) { (void)a, (void)b; return 0; }              \
+    static inline nzacc nz_add_##S(nzacc z, vec_##S a, vec_##S b) { (void)a, (void)b; return z; }  \
+    static inline int nz_any_##S(nzacc z) { (void)z; return 0; }                                   \
     static inline T lane0_##S(vec_##S v) { return (T)_mm_cvtsi128_si64(_mm512_castsi512_si128(v)); }
 
 DEF_INT(i8, int8_t, 64, w8, epi8, epi8, INT8_MIN, INT8_MAX)
@@ -133,14 +144,19 @@ DEF_INT(u64, uint64_t, 8, w64, epi64, epu64, 0, UINT64_MAX)
 
 /* Floats: P is ps or pd; LD / LDN load (and convert) full and partial vectors. */
 #define DEF_FLOAT(S, T, L, N, IW, P, VEC, LD, LDN, LANE0)                                          \
-    DEF_COMMON(S, L, N, IW, 1, P, P, CMPF_, VEC, _mm512_cast##P##_si512, _mm512_castsi512_##P)      \
+    DEF_COMMON(S, L, N, IW, 1, P, P, CMPF_, VEC, _mm512_cast##P##_si512, _mm512_castsi512_##P)     \
     static inline vec_##S ld_##S(const T *p) { return LD(p); }                                     \
     static inline vec_##S ldn_##S(const T *p, size_t n, vec_##S f) { return LDN(p, n, f); }        \
-    static inline void st_##S(L *d, vec_##S v) { _mm512_storeu_##P(d, v); }                       \
+    static inline void st_##S(L *d, vec_##S v) { _mm512_storeu_##P(d, v); }                        \
     static inline vec_##S lo_##S(void) { return _mm512_set1_##P(-INFINITY); }                      \
     static inline vec_##S hi_##S(void) { return _mm512_set1_##P(INFINITY); }                       \
     static inline vec_##S qnan_##S(void) { return _mm512_set1_##P(NAN); }                          \
     static inline lmask nan_##S(vec_##S a, vec_##S b) { return _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q); } \
+    static inline nzacc nz_add_##S(nzacc z, vec_##S a, vec_##S b)                                  \
+    {                                                                                              \
+        return (nzacc)_mm512_mask_cmp_##P##_mask(z, a, b, _CMP_ORD_Q);                             \
+    }                                                                                              \
+    static inline int nz_any_##S(nzacc z) { return (z & first_lanes(N)) != first_lanes(N); }       \
     static inline L lane0_##S(vec_##S v) { return LANE0(v); }
 
 #define LDN_PS(p, n, f) _mm512_mask_loadu_ps(f, (__mmask16)first_lanes(n), p)
@@ -152,6 +168,30 @@ DEF_INT(u64, uint64_t, 8, w64, epi64, epu64, 0, UINT64_MAX)
 DEF_FLOAT(f32, float, float, 16, w32, ps, __m512, _mm512_loadu_ps, LDN_PS, _mm512_cvtss_f32)
 DEF_FLOAT(f16, uint16_t, float, 16, w32, ps, __m512, LD_PH, LDN_PH, _mm512_cvtss_f32)
 DEF_FLOAT(f64, double, double, 8, w64, pd, __m512d, _mm512_loadu_pd, LDN_PD, _mm512_cvtsd_f64)
+
+DEF_CIDS()
+
+/* ---- IEEE 754-2019 maximum / minimum of floats: VRANGE orders -0 below +0 but passes over a
+ * quiet NaN, so lanes where either input is NaN take a + b (a NaN) instead. ---- */
+
+#define DEF_MINMAX754(S, P, MT)                                                                    \
+    static inline vec_##S max754_##S(vec_##S a, vec_##S b)                                         \
+    {                                                                                              \
+        KEEP(a);                                                                                   \
+        KEEP(b);                                                                                   \
+        const MT u = _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q);                                    \
+        return _mm512_mask_add_##P(_mm512_range_##P(a, b, 0x05), u, a, b);                         \
+    }                                                                                              \
+    static inline vec_##S min754_##S(vec_##S a, vec_##S b)                                         \
+    {                                                                                              \
+        KEEP(a);                                                                                   \
+        KEEP(b);                                                                                   \
+        const MT u = _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q);                                    \
+        return _mm512_mask_add_##P(_mm512_range_##P(a, b, 0x04), u, a, b);                         \
+    }
+DEF_MINMAX754(f32, ps, __mmask16)
+DEF_MINMAX754(f16, ps, __mmask16)
+DEF_MINMAX754(f64, pd, __mmask8)
 
 /* ---- integer sums in lanes of the input's width ---- */
 
@@ -208,13 +248,14 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
     X(RK_MIN, UINT32, reduce_row_min_u32_avx512, reduce_col_min_u32_avx512, FOLD, uint32_t, u32, hi_u32, MAP_ID, min_u32, hmin_u32, u64) \
     X(RK_MIN, INT64, reduce_row_min_i64_avx512, reduce_col_min_i64_avx512, FOLD, int64_t, i64, hi_i64, MAP_ID, min_i64, hmin_i64, i64) \
     X(RK_MIN, UINT64, reduce_row_min_u64_avx512, reduce_col_min_u64_avx512, FOLD, uint64_t, u64, hi_u64, MAP_ID, min_u64, hmin_u64, u64) \
-    /* float MIN / MAX: T, suffix, fill, three (operation, integer type) accumulators, result */   \
-    X(RK_MAX, FLOAT32, reduce_row_max_f32_avx512, reduce_col_max_f32_avx512, FMM, float, f32, lo, max, i32, min, i32, max, u32, fmax_bits32, f32) \
-    X(RK_MAX, FLOAT16, reduce_row_max_f16_avx512, reduce_col_max_f16_avx512, FMM, uint16_t, f16, lo, max, i32, min, i32, max, u32, fmax_bits32, f32) \
-    X(RK_MAX, FLOAT64, reduce_row_max_f64_avx512, reduce_col_max_f64_avx512, FMM, double, f64, lo, max, i64, min, i64, max, u64, fmax_bits64, f64) \
-    X(RK_MIN, FLOAT32, reduce_row_min_f32_avx512, reduce_col_min_f32_avx512, FMM, float, f32, hi, max, u32, min, u32, max, i32, fmin_bits32, f32) \
-    X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMM, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32) \
-    X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMM, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64)
+    /* float MIN / MAX: T, suffix, fill, three (operation, integer type) accumulators, result,     \
+     * field, then the exact lanewise operation of the column kernel */                            \
+    X(RK_MAX, FLOAT32, reduce_row_max_f32_avx512, reduce_col_max_f32_avx512, FMMV, float, f32, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f32) \
+    X(RK_MAX, FLOAT16, reduce_row_max_f16_avx512, reduce_col_max_f16_avx512, FMMV, uint16_t, f16, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f16) \
+    X(RK_MAX, FLOAT64, reduce_row_max_f64_avx512, reduce_col_max_f64_avx512, FMMV, double, f64, lo, max, i64, min, i64, max, u64, fmax_bits64, f64, max754_f64) \
+    X(RK_MIN, FLOAT32, reduce_row_min_f32_avx512, reduce_col_min_f32_avx512, FMMV, float, f32, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f32) \
+    X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMMV, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f16) \
+    X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMMV, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64, min754_f64)
 
 /* ARG*: T, suffix, field; the kind adds extreme, test, LAST and fill. */
 #define FREE_ARG_TYPES(X, KIND, K, ...)                                                            \
@@ -236,7 +277,11 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
     FREE_ARG_TYPES(X, RK_ARGMIN_LAST, argmin_last, min, le, 1, hi)
 
 #define DEF_FOLD(ROW, COL, ...) DEF_ROW_FOLD(ROW, __VA_ARGS__) DEF_COL_FOLD(COL, __VA_ARGS__)
-#define DEF_FMM(ROW, COL, ...) DEF_ROW_FMM(ROW, __VA_ARGS__) DEF_COL_FMM(COL, __VA_ARGS__)
+/* float MIN/MAX: rows keep three integer accumulators (one operation each, fastest in cache);
+ * columns, whose running values live in the scratch buffer, keep one (VRANGE and a NaN fix) */
+#define DEF_FMMV(ROW, COL, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD, OP)                     \
+    DEF_ROW_FMM(ROW, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                               \
+    DEF_COL_FOLD(COL, T, S, FILL##_##S, MAP_ID, OP, OP, FIELD)
 #define DEF_ARG(ROW, COL, ...) DEF_ROW_ARG(ROW, __VA_ARGS__) DEF_COL_ARG(COL, __VA_ARGS__)
 #define DEFINE_KERNELS(KIND, TYPE, ROW, COL, FAMILY, ...) DEF_##FAMILY(ROW, COL, __VA_ARGS__)
 FREE_KERNELS(DEFINE_KERNELS)
