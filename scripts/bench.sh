@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
-ensure_packages build-essential cmake ninja-build pkg-config \
+ensure_packages build-essential cmake ninja-build pkg-config libomp-dev \
     python3-numpy python3-matplotlib python3-torch libdnnl-dev
 exec bench/run --peers "$@"
