@@ -113,10 +113,6 @@ static void plan_jobs(copy_plan *p, const dmlcpu_operator_desc *desc)
             shape_copy(&p->jobs[k].dims);
 }
 
-/* Below this many bytes an execute runs on the caller's thread; tasks copy at least
- * TILE_MIN_BYTES each (see README, Threads). */
-#define PAR_MIN_BYTES ((uint64_t)1 << 20)
-#define TILE_MIN_BYTES ((uint64_t)128 << 10)
 
 /* Cuts every job into tasks of similar size; one task per job when the copy is small. */
 static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
@@ -132,12 +128,12 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
         total += e * es;
     }
     unsigned threads = parallel_threads(&op->par);
-    bool parallel = threads > 1 && total >= PAR_MIN_BYTES;
+    bool parallel = threads > 1 && total >= DMLCPU_PAR_MIN_BYTES;
     uint64_t tasks = 0, want[256];
     for (uint32_t k = 0; k < p->job_count; k++) {
         copy_job *j = &p->jobs[k];
         uint64_t bytes = j->rows * (j->dims.count ? j->dims.size[j->dims.count - 1] : 1) * es;
-        uint64_t n = parallel ? bytes / TILE_MIN_BYTES : 1;
+        uint64_t n = parallel ? bytes / DMLCPU_TILE_MIN_BYTES : 1;
         if (n > 4 * (uint64_t)threads)
             n = 4 * (uint64_t)threads;
         if (n < 1)

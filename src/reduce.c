@@ -625,10 +625,6 @@ void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
 
 /* ---- planning ---- */
 
-/* Below this many input bytes an operator runs on the caller's thread: a parallel region costs
- * more than it saves (see README, Threads). Tiles get at least TILE_MIN_BYTES of input. */
-#define PAR_MIN_BYTES ((uint64_t)1 << 20)
-#define TILE_MIN_BYTES ((uint64_t)128 << 10)
 
 static uint64_t next_pow2(uint64_t v)
 {
@@ -667,9 +663,9 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     p->slots = 1;
     unsigned threads = parallel_threads(par);
     uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
-    if (threads <= 1 || bytes < PAR_MIN_BYTES)
+    if (threads <= 1 || bytes < DMLCPU_PAR_MIN_BYTES)
         return;
-    uint64_t want = 4 * (uint64_t)threads, most = bytes / TILE_MIN_BYTES;
+    uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;
     if (want > most)
         want = most;
     uint64_t nblocks = (p->n + p->block - 1) / p->block;
