@@ -1,0 +1,270 @@
+/*
+ * Threads: results never depend on who runs the tiles. Every case is first run with
+ * max_threads = 1 (the caller's thread only; that path is compared with the oracle by the other
+ * suites), then with a host pool that runs the tasks on its own pthreads, and by four threads
+ * executing one operator at the same time on different data. All comparisons are bytewise.
+ */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include <dmlcpu.h>
+
+/* ---- a host pool that runs each parallel_for on three fresh pthreads ---------------------- */
+
+typedef struct {
+    dmlcpu_task_fn task;
+    void *ctx;
+    size_t count;
+    _Atomic size_t next;
+} pool_job;
+
+static _Atomic size_t pool_invocations;
+
+static void *pool_worker(void *arg)
+{
+    pool_job *j = arg;
+    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->count;)
+        j->task(j->ctx, i);
+    return NULL;
+}
+
+static void pthread_pool(void *pool_context, dmlcpu_task_fn task, void *task_context, size_t task_count)
+{
+    (void)pool_context;
+    pool_job j = {task, task_context, task_count, 0};
+    pthread_t t[3];
+    atomic_fetch_add(&pool_invocations, 1);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, pool_worker, &j), 0);
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+}
+
+/* ---- cases -------------------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    dmlcpu_operator_desc desc;
+    uint32_t in_count, out_count;
+    uint64_t in_bytes[4], out_bytes[4];
+} op_case;
+
+static uint32_t s_big[1] = {3u << 20}, s_one[1] = {1};                 /* 12 MiB f32: one output */
+static uint32_t s_narrow[2] = {1u << 20, 4}, s_narrow_out[2] = {1, 4}; /* N x 4 over axis 0 */
+static uint32_t s_rows[2] = {2048, 1024}, s_rows_out[2] = {2048, 1};   /* many row outputs */
+static uint32_t s_cols[2] = {1024, 2048}, s_cols_out[2] = {1, 2048};   /* column tiles */
+static uint32_t s_mat[2] = {1024, 1536}, s_tr_strides[2] = {1, 1024};  /* a transposed view */
+static uint32_t s_part[2] = {1024, 512};
+static uint32_t ax0[1] = {0}, ax1[1] = {1};
+
+static dmlcpu_tensor_desc t_big, t_one, t_narrow, t_narrow_out, t_rows, t_rows_out, t_cols,
+    t_cols_out, t_mat, t_mat_tr, t_parts[3], t_lse_in, t_lse_out, t_arg_out;
+static dmlcpu_reduce_operator_desc r_sum_all, r_narrow, r_rows, r_cols, r_lse;
+static dmlcpu_argmin_operator_desc a_cols;
+static dmlcpu_identity_operator_desc id_tr;
+static dmlcpu_split_operator_desc split3;
+
+static size_t build_cases(op_case *c)
+{
+    const dmlcpu_data_type f32 = DMLCPU_DATA_TYPE_FLOAT32;
+    t_big = (dmlcpu_tensor_desc){f32, 1, s_big, NULL, 0};
+    t_one = (dmlcpu_tensor_desc){f32, 1, s_one, NULL, 0};
+    t_narrow = (dmlcpu_tensor_desc){f32, 2, s_narrow, NULL, 0};
+    t_narrow_out = (dmlcpu_tensor_desc){f32, 2, s_narrow_out, NULL, 0};
+    t_rows = (dmlcpu_tensor_desc){f32, 2, s_rows, NULL, 0};
+    t_rows_out = (dmlcpu_tensor_desc){f32, 2, s_rows_out, NULL, 0};
+    t_cols = (dmlcpu_tensor_desc){f32, 2, s_cols, NULL, 0};
+    t_cols_out = (dmlcpu_tensor_desc){f32, 2, s_cols_out, NULL, 0};
+    t_lse_in = (dmlcpu_tensor_desc){DMLCPU_DATA_TYPE_FLOAT16, 2, s_cols, NULL, 0};
+    t_lse_out = (dmlcpu_tensor_desc){DMLCPU_DATA_TYPE_FLOAT16, 2, s_cols_out, NULL, 0};
+    t_arg_out = (dmlcpu_tensor_desc){DMLCPU_DATA_TYPE_UINT32, 2, s_cols_out, NULL, 0};
+    t_mat = (dmlcpu_tensor_desc){f32, 2, s_mat, NULL, 0};
+    t_mat_tr = (dmlcpu_tensor_desc){f32, 2, s_mat, s_tr_strides, 0};
+    for (int k = 0; k < 3; k++)
+        t_parts[k] = (dmlcpu_tensor_desc){f32, 2, s_part, NULL, 0};
+    r_sum_all = (dmlcpu_reduce_operator_desc){DMLCPU_REDUCE_FUNCTION_SUM, &t_big, &t_one, 1, ax0};
+    r_narrow = (dmlcpu_reduce_operator_desc){DMLCPU_REDUCE_FUNCTION_L2, &t_narrow, &t_narrow_out, 1, ax0};
+    r_rows = (dmlcpu_reduce_operator_desc){DMLCPU_REDUCE_FUNCTION_AVERAGE, &t_rows, &t_rows_out, 1, ax1};
+    r_cols = (dmlcpu_reduce_operator_desc){DMLCPU_REDUCE_FUNCTION_SUM, &t_cols, &t_cols_out, 1, ax0};
+    r_lse = (dmlcpu_reduce_operator_desc){DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP, &t_lse_in, &t_lse_out, 1, ax0};
+    a_cols = (dmlcpu_argmin_operator_desc){&t_cols, &t_arg_out, 1, ax0, DMLCPU_AXIS_DIRECTION_DECREASING};
+    id_tr = (dmlcpu_identity_operator_desc){&t_mat_tr, &t_mat};
+    s_mat[0] = 1024;
+    split3 = (dmlcpu_split_operator_desc){&t_mat, 3, t_parts, 1};
+    size_t n = 0;
+    c[n++] = (op_case){"SUM of 3M f32 (block tiles)", {DMLCPU_OPERATOR_REDUCE, &r_sum_all}, 1, 1, {12u << 20}, {4}};
+    c[n++] = (op_case){"L2 of 1M x 4 over axis 0 (column block tiles)", {DMLCPU_OPERATOR_REDUCE, &r_narrow}, 1, 1, {16u << 20}, {16}};
+    c[n++] = (op_case){"AVERAGE of 2048 rows", {DMLCPU_OPERATOR_REDUCE, &r_rows}, 1, 1, {8u << 20}, {8192}};
+    c[n++] = (op_case){"SUM over axis 0 of 1024 x 2048", {DMLCPU_OPERATOR_REDUCE, &r_cols}, 1, 1, {8u << 20}, {8192}};
+    c[n++] = (op_case){"LOG_SUM_EXP f16 over axis 0", {DMLCPU_OPERATOR_REDUCE, &r_lse}, 1, 1, {4u << 20}, {4096}};
+    c[n++] = (op_case){"ARGMAX DECREASING over axis 0", {DMLCPU_OPERATOR_ARGMAX, &a_cols}, 1, 1, {8u << 20}, {8192}};
+    c[n++] = (op_case){"IDENTITY transpose", {DMLCPU_OPERATOR_IDENTITY, &id_tr}, 1, 1, {6u << 20}, {6u << 20}};
+    c[n++] = (op_case){"SPLIT in 3", {DMLCPU_OPERATOR_SPLIT, &split3}, 1, 3, {6u << 20}, {2u << 20, 2u << 20, 2u << 20}};
+    return n;
+}
+
+/* Data: small integers in f32 or f16 (plenty of ties for ARGMAX), from a seed. */
+static void fill(void *buf, uint64_t bytes, uint32_t seed, int half)
+{
+    uint32_t x = seed * 2654435761u + 1;
+    if (half) {
+        uint16_t *h = buf;
+        for (uint64_t i = 0; i < bytes / 2; i++) {
+            x = x * 1664525u + 1013904223u;
+            h[i] = (uint16_t)(0x3c00 + ((x >> 24) & 0x3ff)); /* [1, 2) */
+        }
+        return;
+    }
+    float *f = buf;
+    for (uint64_t i = 0; i < bytes / 4; i++) {
+        x = x * 1664525u + 1013904223u;
+        f[i] = (float)((int)(x >> 25) - 64) / 8.0f;
+    }
+}
+
+typedef struct {
+    const op_case *c;
+    const dmlcpu_operator *op;
+    void *in[4], *out[4], *temp;
+    uint64_t temp_bytes;
+} run_buffers;
+
+static void alloc_buffers(run_buffers *b, const op_case *c, const dmlcpu_operator *op, uint32_t seed)
+{
+    dmlcpu_binding_properties bp;
+    dmlcpu_get_binding_properties(op, &bp);
+    b->c = c;
+    b->op = op;
+    for (uint32_t i = 0; i < c->in_count; i++) {
+        b->in[i] = malloc(c->in_bytes[i]);
+        cr_assert_not_null(b->in[i]);
+        fill(b->in[i], c->in_bytes[i], seed + i, c->desc.desc == &r_lse);
+    }
+    for (uint32_t i = 0; i < c->out_count; i++) {
+        b->out[i] = malloc(c->out_bytes[i]);
+        cr_assert_not_null(b->out[i]);
+        memset(b->out[i], 0xA5, c->out_bytes[i]);
+    }
+    b->temp_bytes = bp.temporary_size_in_bytes;
+    b->temp = b->temp_bytes ? malloc(b->temp_bytes) : NULL;
+}
+
+static void free_buffers(run_buffers *b)
+{
+    for (uint32_t i = 0; i < b->c->in_count; i++)
+        free(b->in[i]);
+    for (uint32_t i = 0; i < b->c->out_count; i++)
+        free(b->out[i]);
+    free(b->temp);
+}
+
+static dmlcpu_status run(run_buffers *b)
+{
+    dmlcpu_buffer_binding in[4], out[4];
+    for (uint32_t i = 0; i < b->c->in_count; i++)
+        in[i] = (dmlcpu_buffer_binding){b->in[i], b->c->in_bytes[i]};
+    for (uint32_t i = 0; i < b->c->out_count; i++)
+        out[i] = (dmlcpu_buffer_binding){b->out[i], b->c->out_bytes[i]};
+    dmlcpu_bindings bind = {b->c->in_count, in, b->c->out_count, out, {b->temp, b->temp_bytes}};
+    return dmlcpu_execute(b->op, &bind);
+}
+
+static void assert_same_outputs(const run_buffers *a, const run_buffers *b, const char *what)
+{
+    for (uint32_t i = 0; i < a->c->out_count; i++)
+        cr_assert(memcmp(a->out[i], b->out[i], a->c->out_bytes[i]) == 0, "%s: %s, output %u differs",
+                  a->c->name, what, i);
+}
+
+static dmlcpu_operator *create(const op_case *c, const dmlcpu_create_options *o)
+{
+    dmlcpu_operator *op = NULL;
+    cr_assert_eq(dmlcpu_create_operator(&c->desc, o, &op), DMLCPU_STATUS_OK, "%s: %s", c->name,
+                 dmlcpu_last_error_message());
+    return op;
+}
+
+Test(threads, host_pool_on_its_own_pthreads)
+{
+    op_case cases[16];
+    size_t n = build_cases(cases);
+    for (size_t k = 0; k < n; k++) {
+        dmlcpu_create_options one = {1, NULL, NULL}, pool = {3, pthread_pool, NULL};
+        dmlcpu_operator *serial = create(&cases[k], &one), *pooled = create(&cases[k], &pool);
+        run_buffers a, b;
+        alloc_buffers(&a, &cases[k], serial, (uint32_t)k);
+        alloc_buffers(&b, &cases[k], pooled, (uint32_t)k);
+        size_t before = atomic_load(&pool_invocations);
+        cr_assert_eq(run(&a), DMLCPU_STATUS_OK);
+        cr_assert_eq(run(&b), DMLCPU_STATUS_OK, "%s: %s", cases[k].name, dmlcpu_last_error_message());
+        /* every case is large enough to be tiled: the pool must have been used */
+        cr_assert_gt(atomic_load(&pool_invocations), before, "%s: the host pool was not called",
+                     cases[k].name);
+        assert_same_outputs(&a, &b, "host pool on pthreads vs the caller's thread");
+        free_buffers(&a);
+        free_buffers(&b);
+        dmlcpu_destroy_operator(serial);
+        dmlcpu_destroy_operator(pooled);
+    }
+}
+
+/* ---- four threads executing one operator at once ------------------------------------------ */
+
+typedef struct {
+    run_buffers buf;
+    int repeats;
+    dmlcpu_status status;
+    pthread_barrier_t *start;
+} concurrent_arg;
+
+static void *concurrent_worker(void *p)
+{
+    concurrent_arg *a = p;
+    pthread_barrier_wait(a->start);
+    for (int r = 0; r < a->repeats && a->status == DMLCPU_STATUS_OK; r++)
+        a->status = run(&a->buf);
+    return NULL;
+}
+
+Test(threads, four_threads_execute_one_operator)
+{
+    op_case cases[16];
+    size_t n = build_cases(cases);
+    for (size_t k = 0; k < n; k++) {
+        dmlcpu_create_options one = {1, NULL, NULL}, dflt = {0, NULL, NULL};
+        dmlcpu_operator *serial = create(&cases[k], &one), *shared = create(&cases[k], &dflt);
+        concurrent_arg args[4];
+        run_buffers expect[4];
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, 4);
+        for (int t = 0; t < 4; t++) {
+            /* each thread its own data; the expected result from the serial operator */
+            alloc_buffers(&expect[t], &cases[k], serial, (uint32_t)(100 * k + t));
+            cr_assert_eq(run(&expect[t]), DMLCPU_STATUS_OK);
+            alloc_buffers(&args[t].buf, &cases[k], shared, (uint32_t)(100 * k + t));
+            args[t].repeats = 3;
+            args[t].status = DMLCPU_STATUS_OK;
+            args[t].start = &start;
+        }
+        pthread_t th[4];
+        for (int t = 0; t < 4; t++)
+            cr_assert_eq(pthread_create(&th[t], NULL, concurrent_worker, &args[t]), 0);
+        for (int t = 0; t < 4; t++)
+            pthread_join(th[t], NULL);
+        pthread_barrier_destroy(&start);
+        for (int t = 0; t < 4; t++) {
+            cr_assert_eq(args[t].status, DMLCPU_STATUS_OK, "%s: thread %d", cases[k].name, t);
+            assert_same_outputs(&expect[t], &args[t].buf, "four threads at once");
+            free_buffers(&expect[t]);
+            free_buffers(&args[t].buf);
+        }
+        dmlcpu_destroy_operator(serial);
+        dmlcpu_destroy_operator(shared);
+    }
+}
