@@ -32,7 +32,7 @@ static void fill(dmlcpu_data_type t, void *buf, size_t n, unsigned seed)
         case DMLCPU_DATA_TYPE_UINT16: ((uint16_t *)buf)[i] = (uint16_t)(v + 30); break;
         case DMLCPU_DATA_TYPE_INT32: ((int32_t *)buf)[i] = v * 100000; break;
         case DMLCPU_DATA_TYPE_UINT32: ((uint32_t *)buf)[i] = (uint32_t)(v + 30) * 70000u; break;
-        case DMLCPU_DATA_TYPE_INT64: ((int64_t *)buf)[i] = (int64_t)v << 40; break;
+        case DMLCPU_DATA_TYPE_INT64: ((int64_t *)buf)[i] = (int64_t)v * ((int64_t)1 << 40); break;
         default: ((uint64_t *)buf)[i] = (uint64_t)(v + 30) << 40; break;
         }
     }
