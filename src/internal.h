@@ -72,11 +72,17 @@ typedef struct {
     int64_t start[8], step[8];
     uint32_t count[8];
     ptrdiff_t grad_stride[8];
-    uint64_t rows;              /* positions of the outer dims */
+    /* COPY, tiled (a transpose): 0, or the tile edge in elements. dims[count - 2] is then
+     * unit-stride on the side where the innermost dim is not; it is walked in bands of this
+     * many, each band's part of the innermost dim in tiles of as many. */
+    uint32_t tile;
+    uint64_t bands;             /* tiled: bands of dims[count - 2] */
+    uint64_t rows;              /* positions of the outer dims (tiled: times bands) */
     uint32_t cuts;              /* pieces per row (long rows are divided between tiles) */
 } copy_job;
 
-/* One task of an execute: pieces [begin, end) of job, in (row, piece) order. */
+/* One task of an execute: pieces [begin, end) of job, in (row, piece) order; a tiled job's rows
+ * are (outer row, band). */
 typedef struct {
     uint32_t job;
     uint64_t begin, end;

@@ -32,14 +32,16 @@ typedef struct {
     size_t bytes;
 } tensor_buf;
 
-static void tb_make(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32_t rank,
-                    const uint32_t *sizes, int is_input, int layout)
+/* layout: a tu_layout, or -1 for a random one; perm: the dimension order of a permuted layout
+ * (NULL: random). */
+static void tb_make_perm(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32_t rank,
+                         const uint32_t *sizes, int is_input, int layout, const uint32_t *perm)
 {
     tu_tensor_init(&x->t, type, rank, sizes);
     if (layout < 0)
         tu_tensor_random_layout(&x->t, r, is_input);
     else
-        tu_tensor_layout(&x->t, r, (tu_layout)layout, NULL);
+        tu_tensor_layout(&x->t, r, (tu_layout)layout, perm);
     tu_tensor_random_declared_size(&x->t, r);
     x->desc = tu_desc(&x->t);
     x->bytes = (size_t)tu_binding_bytes(&x->t);
@@ -51,6 +53,12 @@ static void tb_make(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32_t ra
     x->copy = malloc(x->bytes ? x->bytes : 1);
     cr_assert_not_null(x->copy);
     memcpy(x->copy, x->data, x->bytes);
+}
+
+static void tb_make(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32_t rank,
+                    const uint32_t *sizes, int is_input, int layout)
+{
+    tb_make_perm(r, x, type, rank, sizes, is_input, layout, NULL);
 }
 
 static void tb_free(tensor_buf *x)
@@ -331,4 +339,102 @@ ParameterizedTest(copy_param *p, copy, large)
     const uint32_t budget = (uint32_t)((3u << 20) / ref_type_size(type)); /* 3 MiB */
     for (int k = 0; k < 3; k++)
         one_case(&r, p->op, type, 1 + tu_below(&r, 3), budget);
+}
+
+/* ---- transposes --------------------------------------------------------------------------- */
+
+/* Random permutation of 0..n-1 that moves the last dim (so the innermost dim is strided). */
+static void moving_permutation(tu_rng *r, uint32_t *perm, uint32_t n)
+{
+    do {
+        for (uint32_t i = 0; i < n; i++)
+            perm[i] = i;
+        for (uint32_t i = n; i > 1; i--) {
+            uint32_t j = tu_below(r, i), tmp = perm[i - 1];
+            perm[i - 1] = perm[j];
+            perm[j] = tmp;
+        }
+    } while (perm[n - 1] == n - 1);
+}
+
+/* IDENTITY, or SLICE with a window of steps +-1 (a reversed transpose), from a transposed input
+ * to a packed output or from a packed input to a transposed output. Two dims have odd sizes of
+ * a few tiles plus a part of one (tiles are 32 to 128 elements), so the copy is cut into whole
+ * and partial tiles, and the partial bands and pieces meet at odd places between threads. */
+static void case_transpose(tu_rng *r, dmlcpu_data_type type, int slice, uint64_t budget)
+{
+    const uint32_t rank = 2 + tu_below(r, 3);
+    uint32_t sizes[8], perm[8];
+    /* the last dim and one other get most of the budget: odd sizes, the other one 129 or more */
+    const uint32_t other = tu_below(r, rank - 1);
+    uint64_t left = budget;
+    for (uint32_t d = 0; d < rank; d++) {
+        sizes[d] = 1 + tu_below(r, 3);
+        if (d != other && d != rank - 1)
+            left /= sizes[d];
+    }
+    const uint32_t a = 65 + 2 * tu_below(r, 200);
+    uint64_t rest = left / a;
+    uint32_t b = rest > 130 ? (uint32_t)(129 + 2 * tu_below(r, (uint32_t)((rest - 129) / 2))) : 129;
+    sizes[rank - 1] = a;
+    sizes[other] = b;
+    moving_permutation(r, perm, rank);
+    const int transposed_input = tu_chance(r, 0.5);
+
+    uint32_t offsets[8] = {0}, windows[8];
+    int32_t steps[8];
+    for (uint32_t d = 0; d < rank; d++) {
+        windows[d] = sizes[d];
+        steps[d] = tu_chance(r, 0.3) ? -1 : 1;
+    }
+    tensor_buf in, out;
+    tb_make_perm(r, &in, type, rank, sizes, 1,
+                 transposed_input ? TU_LAYOUT_PERMUTED : TU_LAYOUT_PACKED, perm);
+    tb_make_perm(r, &out, type, rank, sizes, 0,
+                 transposed_input ? TU_LAYOUT_PACKED : TU_LAYOUT_PERMUTED, perm);
+
+    char what[1024];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": transposing %s input ", tu_rng_seed_value(r),
+             slice ? "SLICE" : "IDENTITY");
+    tu_describe_tensor(what, sizeof what, &in.t);
+    append(what, sizeof what, " output ");
+    tu_describe_tensor(what, sizeof what, &out.t);
+    if (slice) {
+        append(what, sizeof what, " window steps");
+        for (uint32_t d = 0; d < rank; d++)
+            append(what, sizeof what, " %" PRId32, steps[d]);
+    }
+    dmlcpu_identity_operator_desc id = {&in.desc, &out.desc};
+    dmlcpu_slice_operator_desc sd = {&in.desc, &out.desc, rank, offsets, windows, steps};
+    dmlcpu_operator_desc desc = {slice ? DMLCPU_OPERATOR_SLICE : DMLCPU_OPERATOR_IDENTITY,
+                                 slice ? (const void *)&sd : (const void *)&id};
+    run_op(r, &desc, &in, 1, &out, 1, what);
+    tb_free(&in);
+    tb_free(&out);
+}
+
+/* Transposes beyond the parallel threshold and below it, for every element size, at random
+ * thread counts (run_op picks them). */
+ParameterizedTestParameters(copy, transpose)
+{
+    static copy_param params[2 * 4];
+    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
+    size_t n = 0;
+    for (int o = 0; o < 2; o++)
+        for (int t = 0; t < 4; t++)
+            params[n++] = (copy_param){o ? DMLCPU_OPERATOR_SLICE : DMLCPU_OPERATOR_IDENTITY,
+                                       types[t]};
+    return cr_make_param_array(copy_param, params, n);
+}
+
+ParameterizedTest(copy_param *p, copy, transpose)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.transpose", (uint64_t)p->op, (uint64_t)p->type);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    const int slice = p->op == DMLCPU_OPERATOR_SLICE;
+    const uint64_t large = (5u << 20) / ref_type_size(type); /* 5 MiB: cut into tasks */
+    for (int k = 0; k < 6; k++)
+        case_transpose(&r, type, slice, k < 3 ? 40000 : large);
 }
