@@ -24,7 +24,7 @@ typedef struct {
     const char *json;
 } options;
 
-typedef struct {
+typedef struct case_result {
     const bench_case *c;
     int threads;
     dmlcpu_status status;
@@ -33,6 +33,10 @@ typedef struct {
     timing_result t;
     double gbps, eps, fraction, ceiling_gbps;
     double other_load; /* CPUs used by other processes while the case ran; -1 = unknown */
+    /* Results with more than 1 thread whose case also ran with 1 thread: */
+    const struct case_result *one; /* the 1-thread result, or NULL */
+    double speedup;      /* median at 1 thread / median here; 0 when there is no pair */
+    double scale_noise;  /* relative slowdown this pair must exceed to count as slower */
 } case_result;
 
 typedef struct {
@@ -328,6 +332,7 @@ static void write_json(const char *path, const options *o, const char *cpu, cons
                 fprintf(f, ", \"ceiling\": \"%s\", \"ceiling_gbps\": %.4f, \"fraction\": %.4f",
                         c->ceiling == CEIL_READ ? "read" : "memcpy", r->ceiling_gbps, r->fraction);
             json_timing(f, &r->t);
+            if (r->speedup > 0) fprintf(f, ", \"speedup_vs_1\": %.4f", r->speedup);
         }
         fprintf(f, "}%s\n", i + 1 < n_res ? "," : "");
     }
@@ -511,6 +516,117 @@ static ceiling_result *measure_ceilings(const options *o, const bench_case *case
     return ceil;
 }
 
+/* ---- thread scaling ---- */
+
+/* A pair counts as slower with N threads only when its ratio falls below 1 by more than
+ * SCALE_SIGMAS times the combined relative spread of the two medians, and by more than
+ * SCALE_FLOOR, so that a pair with almost no spread is not listed for a fraction of a percent. */
+#define SCALE_SIGMAS 3.0
+#define SCALE_FLOOR 0.01
+
+/* Relative sigma of a result's median, estimated from its samples: the interquartile range
+ * over the median, as a normal sigma (IQR = 1.349 sigma), times about 1.25 / sqrt(n) for a
+ * median of n samples. The same estimate as bench/compare. */
+static double median_spread(const timing_result *t)
+{
+    if (t->median <= 0 || t->sample_count < 1) return 0.0;
+    double iqr = (t->p75 - t->p25) / t->median;
+    return iqr / 1.349 * 1.25 / sqrt((double)t->sample_count);
+}
+
+/* Pairs every successful result with more than 1 thread with the 1-thread result of the same
+ * case, and sets its speedup and noise threshold. Returns the number of pairs. */
+static int compute_scaling(case_result *res, int n_res)
+{
+    int pairs = 0;
+    for (int i = 0; i < n_res; i++) {
+        case_result *r = &res[i];
+        r->one = NULL;
+        r->speedup = 0;
+        r->scale_noise = 0;
+        if (r->threads <= 1 || r->message || r->t.median <= 0) continue;
+        for (int j = 0; j < n_res; j++) {
+            const case_result *q = &res[j];
+            if (q->c == r->c && q->threads == 1 && !q->message && q->t.median > 0) {
+                r->one = q;
+                break;
+            }
+        }
+        if (!r->one) continue;
+        r->speedup = r->one->t.median / r->t.median;
+        double sigma = hypot(median_spread(&r->one->t), median_spread(&r->t));
+        double limit = fmax(SCALE_SIGMAS * sigma, log1p(SCALE_FLOOR));
+        r->scale_noise = expm1(limit);
+        pairs++;
+    }
+    return pairs;
+}
+
+/* Slower with N threads than with 1, beyond the pair's own noise. */
+static int scale_slower(const case_result *r)
+{
+    return r->speedup > 0 && log(r->speedup) < -log1p(r->scale_noise);
+}
+
+static void print_scaling(const options *o, const case_result *res, int n_res)
+{
+    int has_one = 0, has_more = 0;
+    for (int k = 0; k < o->thread_count; k++) {
+        has_one |= o->threads[k] == 1;
+        has_more |= o->threads[k] > 1;
+    }
+    if (!has_one || !has_more) {
+        printf("\nthread scaling: not measured (needs 1 and N > 1 threads, e.g. --threads 1,all)\n");
+        return;
+    }
+    printf("\nthread scaling: median with 1 thread / median with N threads (> 1: N threads faster)\n");
+    printf("  %-7s %-5s %3s  %7s %6s %6s  %s\n", "family", "size", "thr", "geomean", "min", "max",
+           "slower (N-thread median > 1-thread median)");
+    static const char *fams[] = {"reduce", "copy", "tiny"};
+    static const char *sizes[] = {"512K", "16M", "64M", "tiny"};
+    for (int k = 0; k < o->thread_count; k++) {
+        int t = o->threads[k];
+        if (t <= 1) continue;
+        for (int f = 0; f < 3; f++)
+            for (int z = 0; z < 4; z++) {
+                double logsum = 0, lo = 0, hi = 0;
+                int cnt = 0, slower = 0;
+                for (int i = 0; i < n_res; i++) {
+                    const case_result *r = &res[i];
+                    if (r->threads != t || r->speedup <= 0 || strcmp(r->c->family, fams[f]) ||
+                        strcmp(r->c->size, sizes[z]))
+                        continue;
+                    logsum += log(r->speedup);
+                    if (!cnt || r->speedup < lo) lo = r->speedup;
+                    if (!cnt || r->speedup > hi) hi = r->speedup;
+                    slower += r->speedup < 1.0;
+                    cnt++;
+                }
+                if (cnt)
+                    printf("  %-7s %-5s %3d  %7.2f %6.2f %6.2f  %d of %d\n", fams[f], sizes[z], t,
+                           exp(logsum / cnt), lo, hi, slower, cnt);
+            }
+    }
+    printf("slower with N threads beyond noise (ratio below 1 by more than %.0f x the combined\n"
+           "spread of the two medians, from their samples' interquartile ranges, and by > %.0f%%):\n",
+           SCALE_SIGMAS, 100 * SCALE_FLOOR);
+    int listed = 0;
+    for (int i = 0; i < n_res; i++) {
+        const case_result *r = &res[i];
+        if (!scale_slower(r)) continue;
+        if (!listed++)
+            printf("  %-8s %-12s %-9s %-5s %3s  %9s %9s  %5s  %5s\n", "dtype", "op", "axes",
+                   "size", "thr", "t1 median", "tN median", "ratio", "noise");
+        char m1[32], mn[32];
+        int busy = r->other_load >= BUSY_CPUS || r->one->other_load >= BUSY_CPUS;
+        printf("  %-8s %-12s %-9s %-5s %3d  %9s %9s  %5.2f  %4.1f%%%s\n", dtype_name(r->c->dtype),
+               r->c->op, r->c->pattern, r->c->size, r->threads,
+               fmt_time(r->one->t.median, m1, sizeof m1), fmt_time(r->t.median, mn, sizeof mn),
+               r->speedup, 100 * r->scale_noise, busy ? " !" : "");
+    }
+    if (!listed) printf("  none\n");
+}
+
 /* Geometric mean of the fraction of the ceiling per family and thread count. Returns the
  * number of failed cases. */
 static int print_summary(const options *o, const case_result *res, int n_res)
@@ -629,6 +745,8 @@ int main(int argc, char **argv)
     }
     free(pool);
 
+    compute_scaling(res, n_res);
+    print_scaling(&o, res, n_res);
     int failed = print_summary(&o, res, n_res);
     load_mark_now(&run_end);
     double other = load_other(&run_start, &run_end);
