@@ -178,6 +178,7 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
     }
     unsigned threads = parallel_threads(&op->par);
     bool parallel = threads > 1 && total >= DMLCPU_PAR_MIN_BYTES;
+    p->parallel = parallel;
     uint64_t tasks = 0, want[256];
     for (uint32_t k = 0; k < p->job_count; k++) {
         copy_job *j = &p->jobs[k];
@@ -443,5 +444,10 @@ static void copy_task_run(void *ctx, size_t t)
 void copy_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
 {
     copy_ctx c = {&op->u.copy, b, op->inputs[0].esize};
+    if (!op->u.copy.parallel) { /* small: no parallel region, however many parts */
+        for (uint32_t t = 0; t < op->u.copy.task_count; t++)
+            copy_task_run(&c, t);
+        return;
+    }
     parallel_run(&op->par, op->u.copy.task_count, copy_task_run, &c);
 }

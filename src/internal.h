@@ -92,6 +92,7 @@ typedef struct {
     uint32_t job_count;
     copy_job *jobs;
     uint32_t task_count;
+    bool parallel;              /* false: the tasks (one per job) run on the caller's thread */
     copy_task *tasks;
     copy_fn copy;               /* the innermost-dimension kernel for the element size */
     fill_fn fill;
