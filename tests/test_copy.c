@@ -118,6 +118,9 @@ static void random_sizes(tu_rng *r, uint32_t rank, uint32_t budget, uint32_t *si
     }
 }
 
+/* When not 0: the threads setting of every operator run (see copy.large). */
+static uint32_t forced_threads;
+
 static void run_op(tu_rng *r, const dmlcpu_operator_desc *desc, tensor_buf *ins, uint32_t nin,
                    tensor_buf *outs, uint32_t nout, const char *what)
 {
@@ -126,7 +129,7 @@ static void run_op(tu_rng *r, const dmlcpu_operator_desc *desc, tensor_buf *ins,
         bi[i] = tb_binding(&ins[i]);
     for (uint32_t i = 0; i < nout; i++)
         bo[i] = tb_binding(&outs[i]);
-    const uint32_t threads = tu_random_threads(r);
+    const uint32_t threads = forced_threads ? forced_threads : tu_random_threads(r);
     char full[2200];
     snprintf(full, sizeof full, "%s, %s", what, tu_threads_name(threads));
     what = full;
@@ -337,6 +340,14 @@ ParameterizedTest(copy_param *p, copy, large)
     tu_rng_init(&r, "copy.large", (uint64_t)p->op, (uint64_t)p->type);
     const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
     const uint32_t budget = (uint32_t)((3u << 20) / ref_type_size(type)); /* 3 MiB */
+    /* the first case at every threads setting: 1, 2, 3, 7 and the reversed host pool */
+    static const uint32_t settings[] = {1, 2, 3, 7, TU_HOST_POOL};
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        tu_rng again = r;
+        forced_threads = settings[i];
+        one_case(&again, p->op, type, 1 + tu_below(&again, 3), budget);
+    }
+    forced_threads = 0;
     for (int k = 0; k < 3; k++)
         one_case(&r, p->op, type, 1 + tu_below(&r, 3), budget);
 }
