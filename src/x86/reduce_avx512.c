@@ -70,20 +70,30 @@ static inline __m512d pairs_mul_pd(__m512d a, __m512d b, __m512i e, __m512i o)
     }
 DEF_QUADS_PS(quads_add_ps, _mm512_add_ps)
 DEF_QUADS_PS(quads_mul_ps, _mm512_mul_ps)
-static inline __m512d quads_add_pd(__m512d a, __m512d b, __m512d c, __m512d d, __m512i e, __m512i o)
-{
-    return pairs_add_pd(pairs_add_pd(a, b, e, o), pairs_add_pd(c, d, e, o), e, o);
-}
-static inline __m512d quads_mul_pd(__m512d a, __m512d b, __m512d c, __m512d d, __m512i e, __m512i o)
-{
-    return pairs_mul_pd(pairs_mul_pd(a, b, e, o), pairs_mul_pd(c, d, e, o), e, o);
-}
+/* f64 (8 per vector): shuffle_pd 0x00 / 0xFF pair up the even / odd elements of each 128-bit
+ * lane, then 128-bit lane shuffles add neighbouring pairs: the result holds quads
+ * 0, 2, 1, 3, 4, 6, 5, 7 of the 32 elements; unpermute_pd restores the order. */
+#define DEF_QUADS_PD(NAME, OP)                                                                     \
+    static inline __m512d NAME(__m512d a, __m512d b, __m512d c, __m512d d, __m512i e, __m512i o)  \
+    {                                                                                              \
+        (void)e;                                                                                   \
+        (void)o;                                                                                   \
+        __m512d p = OP(_mm512_shuffle_pd(a, b, 0x00), _mm512_shuffle_pd(a, b, 0xFF));              \
+        __m512d q = OP(_mm512_shuffle_pd(c, d, 0x00), _mm512_shuffle_pd(c, d, 0xFF));              \
+        return OP(_mm512_shuffle_f64x2(p, q, _MM_SHUFFLE(2, 0, 2, 0)),                             \
+                  _mm512_shuffle_f64x2(p, q, _MM_SHUFFLE(3, 1, 3, 1)));                            \
+    }
+DEF_QUADS_PD(quads_add_pd, _mm512_add_pd)
+DEF_QUADS_PD(quads_mul_pd, _mm512_mul_pd)
 static inline __m512 unpermute_ps(__m512 v)
 {
     const __m512i idx = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     return _mm512_permutexvar_ps(idx, v);
 }
-static inline __m512d unpermute_pd(__m512d v) { return v; }
+static inline __m512d unpermute_pd(__m512d v)
+{
+    return _mm512_permutexvar_pd(_mm512_setr_epi64(0, 2, 1, 3, 4, 6, 5, 7), v);
+}
 
 /* Halving tree over the 64 (32) lanes of a0..a3; returns lane 0. */
 #define DEF_HALVE(NAME, V, S, W, ADDV, ADD4, MOVEHL, SHUF1, CVT, EXTRACT4)                          \
