@@ -1,14 +1,14 @@
 /* AVX-512 (F/BW/DQ/VL) kernels of the float sums in the canonical order, and of LOG_SUM_EXP.
  *
  * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is four zmm accumulators. A row kernel
- * loads a chunk of 64 consecutive f32 (32 f64) and forms its 16 (8) quads in order with two
- * levels of even/odd permutes: pairs p_i = x_2i + x_2i+1, then quads p_2j + p_2j+1 =
- * (x_4j + x_4j+1) + (x_4j+2 + x_4j+3). Chunk c holds quads 16c.. (8c..), i.e. lanes of
- * accumulator c mod 4, so the lanes stay in canonical order. A column kernel adds four rows per
- * column vector and folds the quad into that column's lane in a lane array on the stack.
- * Tails are loaded under a mask with the identity in the masked-out places: a quad wholly past
- * the end then adds the identity to its lane, which leaves the lane unchanged (a lane starts at
- * +0 and only adds, so it is never -0; and x * 1 = x). */
+ * loads a chunk of 64 consecutive f32 (32 f64) and forms its 16 (8) quads with two levels of
+ * shuffles: pairs x_2i + x_2i+1, then quads (x_4j + x_4j+1) + (x_4j+2 + x_4j+3). Chunk c holds
+ * quads 16c.. (8c..), the lanes of accumulator c mod 4; the shuffles leave them in a fixed
+ * permuted order inside the accumulator, restored before the halving tree. A column kernel adds
+ * four rows per column vector and folds the quad into that column's lane in a lane array in the
+ * scratch buffer. Tails are loaded under a mask with the identity in the masked-out places: a
+ * quad wholly past the end then adds the identity to its lane, which leaves the lane unchanged
+ * (a lane starts at +0 and only adds, so it is never -0; and x * 1 = x). */
 #if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__)
 #error "reduce_avx512.c must be compiled with -mavx512f -mavx512bw -mavx512dq -mavx512vl"
 #endif
@@ -37,21 +37,6 @@
 #define MAP_ABS_PD(v) _mm512_abs_pd(v)
 #define MAP_SQ_PD(v) _mm512_mul_pd(v, v)
 
-static const int32_t even_idx32[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
-static const int32_t odd_idx32[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
-static const int64_t even_idx64[8] = {0, 2, 4, 6, 8, 10, 12, 14};
-static const int64_t odd_idx64[8] = {1, 3, 5, 7, 9, 11, 13, 15};
-
-
-static inline __m512d pairs_add_pd(__m512d a, __m512d b, __m512i e, __m512i o)
-{
-    return _mm512_add_pd(_mm512_permutex2var_pd(a, e, b), _mm512_permutex2var_pd(a, o, b));
-}
-static inline __m512d pairs_mul_pd(__m512d a, __m512d b, __m512i e, __m512i o)
-{
-    return _mm512_mul_pd(_mm512_permutex2var_pd(a, e, b), _mm512_permutex2var_pd(a, o, b));
-}
-
 /* The 16 quads of four f32 vectors a, b, c, d (64 consecutive elements) with in-lane shuffles:
  * shuffle 0x88 / 0xDD take the even / odd elements of each 128-bit lane of two vectors, so two
  * levels give, in 128-bit lane l, the quads of a, b, c and d that lie in their lane l:
@@ -60,10 +45,8 @@ static inline __m512d pairs_mul_pd(__m512d a, __m512d b, __m512i e, __m512i o)
  * directly but cost more: 64-67 GB/s against 71-72 GB/s for these shuffles in a loop that only
  * forms quads over 64 MiB, where a plain read does 80.) */
 #define DEF_QUADS_PS(NAME, OP)                                                                     \
-    static inline __m512 NAME(__m512 a, __m512 b, __m512 c, __m512 d, __m512i e, __m512i o)       \
+    static inline __m512 NAME(__m512 a, __m512 b, __m512 c, __m512 d)                              \
     {                                                                                              \
-        (void)e;                                                                                   \
-        (void)o;                                                                                   \
         __m512 p = OP(_mm512_shuffle_ps(a, b, 0x88), _mm512_shuffle_ps(a, b, 0xDD));               \
         __m512 q = OP(_mm512_shuffle_ps(c, d, 0x88), _mm512_shuffle_ps(c, d, 0xDD));               \
         return OP(_mm512_shuffle_ps(p, q, 0x88), _mm512_shuffle_ps(p, q, 0xDD));                   \
@@ -74,10 +57,8 @@ DEF_QUADS_PS(quads_mul_ps, _mm512_mul_ps)
  * lane, then 128-bit lane shuffles add neighbouring pairs: the result holds quads
  * 0, 2, 1, 3, 4, 6, 5, 7 of the 32 elements; unpermute_pd restores the order. */
 #define DEF_QUADS_PD(NAME, OP)                                                                     \
-    static inline __m512d NAME(__m512d a, __m512d b, __m512d c, __m512d d, __m512i e, __m512i o)  \
+    static inline __m512d NAME(__m512d a, __m512d b, __m512d c, __m512d d)                         \
     {                                                                                              \
-        (void)e;                                                                                   \
-        (void)o;                                                                                   \
         __m512d p = OP(_mm512_shuffle_pd(a, b, 0x00), _mm512_shuffle_pd(a, b, 0xFF));              \
         __m512d q = OP(_mm512_shuffle_pd(c, d, 0x00), _mm512_shuffle_pd(c, d, 0xFF));              \
         return OP(_mm512_shuffle_f64x2(p, q, _MM_SHUFFLE(2, 0, 2, 0)),                             \
@@ -141,11 +122,10 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
 /* Steps 2-4 of SPEC 4 over one block p[0..m) (m <= 64 L): the block's value. MAP(v) maps a
  * loaded vector (it may use aux); masked loads put fill where elements are missing, chosen so
  * that MAP(fill) is the identity id. */
-#define DEF_BLOCK(BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, IDX)                              \
+#define DEF_BLOCK(BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX)                              \
     static inline S BNAME(const T *p, size_t m, V id, V fill, V aux)                               \
     {                                                                                              \
         (void)aux;                                                                                 \
-        const __m512i ev = _mm512_loadu_si512(even_##IDX), od = _mm512_loadu_si512(odd_##IDX);    \
         V a0 = id, a1 = id, a2 = id, a3 = id;                                                      \
         const size_t chunk = 4 * (EPV);                                                            \
         size_t full = m / chunk, c = 0;                                                            \
@@ -172,7 +152,7 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
                        : have    ? MAP(LDM(q + i * (EPV), (unsigned)have, fill))                   \
                                  : id;                                                             \
             }                                                                                      \
-            V qv = quads_##OPN##_##SFX(v[0], v[1], v[2], v[3], ev, od);                            \
+            V qv = quads_##OPN##_##SFX(v[0], v[1], v[2], v[3]);                            \
             if ((full & 3) == 0) a0 = _mm512_##OPN##_##SFX(a0, qv);                                \
             else if ((full & 3) == 1) a1 = _mm512_##OPN##_##SFX(a1, qv);                           \
             else if ((full & 3) == 2) a2 = _mm512_##OPN##_##SFX(a2, qv);                           \
@@ -183,7 +163,7 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
     }
 #define QUADS(q, LD, MAP, OPN, SFX)                                                                \
     quads_##OPN##_##SFX(MAP(LD(q)), MAP(LD((q) + chunk / 4)), MAP(LD((q) + chunk / 2)),            \
-                        MAP(LD((q) + 3 * chunk / 4)), ev, od)
+                        MAP(LD((q) + 3 * chunk / 4)))
 
 #define DEF_ROW(NAME, BNAME, T, L, SFX, ID, FIELD)                                                 \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
@@ -322,25 +302,25 @@ DEF_HALVE(halve_mul_pd, __m512d, double, __m128d, _mm512_mul_pd, _mm_mul_pd, MOV
     }
 
 #define DEF_SUMS(...) DEF_SUMS_(__VA_ARGS__) /* expands F32ARGS / F64ARGS first */
-#define DEF_SUMS_(ROW, COL, BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD, IDX)          \
-    DEF_BLOCK(BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, IDX)                                  \
+#define DEF_SUMS_(ROW, COL, BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)          \
+    DEF_BLOCK(BNAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX)                                  \
     DEF_ROW(ROW, BNAME, T, L, SFX, ID, FIELD)                                                      \
     DEF_COL(COL, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)
 
 #define F32ARGS __m512, float, 16, 64
 #define F64ARGS __m512d, double, 8, 32
-DEF_SUMS(reduce_row_sum_f32_avx512, reduce_col_sum_f32_avx512, block_sum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, add, ps, 0.0f, f32, idx32)
-DEF_SUMS(reduce_row_sum_f16_avx512, reduce_col_sum_f16_avx512, block_sum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, add, ps, 0.0f, f32, idx32)
-DEF_SUMS(reduce_row_sum_f64_avx512, reduce_col_sum_f64_avx512, block_sum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, add, pd, 0.0, f64, idx64)
-DEF_SUMS(reduce_row_asum_f32_avx512, reduce_col_asum_f32_avx512, block_asum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ABS_PS, add, ps, 0.0f, f32, idx32)
-DEF_SUMS(reduce_row_asum_f16_avx512, reduce_col_asum_f16_avx512, block_asum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ABS_PS, add, ps, 0.0f, f32, idx32)
-DEF_SUMS(reduce_row_asum_f64_avx512, reduce_col_asum_f64_avx512, block_asum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ABS_PD, add, pd, 0.0, f64, idx64)
-DEF_SUMS(reduce_row_sqsum_f32_avx512, reduce_col_sqsum_f32_avx512, block_sqsum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_SQ_PS, add, ps, 0.0f, f32, idx32)
-DEF_SUMS(reduce_row_sqsum_f16_avx512, reduce_col_sqsum_f16_avx512, block_sqsum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_SQ_PS, add, ps, 0.0f, f32, idx32)
-DEF_SUMS(reduce_row_sqsum_f64_avx512, reduce_col_sqsum_f64_avx512, block_sqsum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_SQ_PD, add, pd, 0.0, f64, idx64)
-DEF_SUMS(reduce_row_prod_f32_avx512, reduce_col_prod_f32_avx512, block_prod_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, mul, ps, 1.0f, f32, idx32)
-DEF_SUMS(reduce_row_prod_f16_avx512, reduce_col_prod_f16_avx512, block_prod_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, mul, ps, 1.0f, f32, idx32)
-DEF_SUMS(reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512, block_prod_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, mul, pd, 1.0, f64, idx64)
+DEF_SUMS(reduce_row_sum_f32_avx512, reduce_col_sum_f32_avx512, block_sum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sum_f16_avx512, reduce_col_sum_f16_avx512, block_sum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sum_f64_avx512, reduce_col_sum_f64_avx512, block_sum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, add, pd, 0.0, f64)
+DEF_SUMS(reduce_row_asum_f32_avx512, reduce_col_asum_f32_avx512, block_asum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ABS_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_asum_f16_avx512, reduce_col_asum_f16_avx512, block_asum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ABS_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_asum_f64_avx512, reduce_col_asum_f64_avx512, block_asum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ABS_PD, add, pd, 0.0, f64)
+DEF_SUMS(reduce_row_sqsum_f32_avx512, reduce_col_sqsum_f32_avx512, block_sqsum_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_SQ_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sqsum_f16_avx512, reduce_col_sqsum_f16_avx512, block_sqsum_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_SQ_PS, add, ps, 0.0f, f32)
+DEF_SUMS(reduce_row_sqsum_f64_avx512, reduce_col_sqsum_f64_avx512, block_sqsum_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_SQ_PD, add, pd, 0.0, f64)
+DEF_SUMS(reduce_row_prod_f32_avx512, reduce_col_prod_f32_avx512, block_prod_f32, float, F32ARGS, LD_F32, LDM_F32, MAP_ID, mul, ps, 1.0f, f32)
+DEF_SUMS(reduce_row_prod_f16_avx512, reduce_col_prod_f16_avx512, block_prod_f16, uint16_t, F32ARGS, LD_F16, LDM_F16, MAP_ID, mul, ps, 1.0f, f32)
+DEF_SUMS(reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512, block_prod_f64, double, F64ARGS, LD_F64, LDM_F64, MAP_ID, mul, pd, 1.0, f64)
 
 /* ---- LOG_SUM_EXP: block max m (NaN tracked apart: the vector max instruction does not
  * propagate it), then the canonical block sum of exp(x - m) with -inf as the fill (exp(-inf) is
