@@ -1,35 +1,63 @@
 /* Vector exp for the AVX2 tier: the operations of dmlcpu_expf / dmlcpu_exp (generic/mathfn.c) in
- * the same order, as separate multiplies and adds (no FMA), so each lane gives the scalar
- * function's bits. Include only from files compiled with -mavx2 -mfma -mf16c. */
+ * the same order, fused multiply-adds exactly where the scalar code calls fmaf and separate
+ * multiplies and adds elsewhere, so each lane gives the scalar function's bits. Include only from files compiled with -mavx2 -mfma -mf16c. */
 #ifndef DMLCPU_X86_AVX2_MATH_H
 #define DMLCPU_X86_AVX2_MATH_H
 
 #include <immintrin.h>
 
-static inline __m256 exp_ps_avx2(__m256 x)
+#include "kernels.h"
+
+/* The common part: y = 2^((n mod 16)/16) * exp(r) and k = n >> 4, so that exp(x) = y * 2^k. */
+static inline __m256 exp_ps_avx2_core(__m256 x, __m256i *k)
 {
     const __m256 shifter = _mm256_set1_ps(12582912.0f); /* 1.5 * 2^23 */
+    __m256 t = _mm256_fmadd_ps(x, _mm256_set1_ps(DMLCPU_EXPF_16_LN2), shifter);
+    __m256 n = _mm256_sub_ps(t, shifter);
+    __m256i ni = _mm256_sub_epi32(_mm256_castps_si256(t), _mm256_castps_si256(shifter));
+    __m256 r = _mm256_fmadd_ps(n, _mm256_set1_ps(-DMLCPU_EXPF_LN2_16_HI), x);
+    r = _mm256_fmadd_ps(n, _mm256_set1_ps(-DMLCPU_EXPF_LN2_16_LO), r);
+    __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(DMLCPU_EXPF_C3), r, _mm256_set1_ps(0.5f));
+    __m256 q = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+    /* 16 table entries in two registers: each permute reads the low 3 bits of the index, bit 3
+     * (moved to the sign bit) picks the register */
+    __m256 lo = _mm256_permutevar8x32_ps(_mm256_loadu_ps(dmlcpu_exp2_16_f32), ni);
+    __m256 hi = _mm256_permutevar8x32_ps(_mm256_loadu_ps(dmlcpu_exp2_16_f32 + 8), ni);
+    __m256 tab = _mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32(ni, 28)));
+    *k = _mm256_srai_epi32(ni, 4);
+    return _mm256_fmadd_ps(tab, q, tab);
+}
+
+/* All-ones in the lanes with x in [-86, 88]: there y * 2^k is a normal number, so adding k to
+ * the exponent field is the product. */
+static inline __m256 exp_ps_avx2_easy_lanes(__m256 x)
+{
+    return _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(-86.0f), _CMP_GE_OQ),
+                         _mm256_cmp_ps(x, _mm256_set1_ps(88.0f), _CMP_LE_OQ));
+}
+
+/* exp of a vector whose lanes are all easy. */
+static inline __m256 exp_ps_avx2_easy(__m256 x)
+{
+    __m256i k;
+    __m256 y = exp_ps_avx2_core(x, &k);
+    return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), _mm256_slli_epi32(k, 23)));
+}
+
+static inline __m256 exp_ps_avx2(__m256 x)
+{
+    if (_mm256_movemask_ps(exp_ps_avx2_easy_lanes(x)) == 0xff)
+        return exp_ps_avx2_easy(x);
+    __m256i k;
+    __m256 y = exp_ps_avx2_core(x, &k);
     __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
     __m256 big = _mm256_cmp_ps(x, _mm256_set1_ps(89.0f), _CMP_GT_OQ);
     __m256 tiny = _mm256_cmp_ps(x, _mm256_set1_ps(-104.0f), _CMP_LT_OQ);
-    __m256 t = _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)), shifter);
-    __m256 n = _mm256_sub_ps(t, shifter);
-    __m256i ni = _mm256_sub_epi32(_mm256_castps_si256(t), _mm256_castps_si256(shifter));
-    __m256 r = _mm256_sub_ps(_mm256_sub_ps(x, _mm256_mul_ps(n, _mm256_set1_ps(0.693145751953125f))),
-                             _mm256_mul_ps(n, _mm256_set1_ps(1.42860682030941723212e-6f)));
-    __m256 p = _mm256_set1_ps(1.0f / 5040.0f);
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.0f / 720.0f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.0f / 120.0f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.0f / 24.0f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.0f / 6.0f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(0.5f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.0f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.0f));
-    __m256i n1 = _mm256_srai_epi32(ni, 1), n2 = _mm256_sub_epi32(ni, n1);
+    __m256i k1 = _mm256_srai_epi32(k, 1), k2 = _mm256_sub_epi32(k, k1);
     const __m256i bias = _mm256_set1_epi32(127);
-    __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
-    __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
-    __m256 y = _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
+    __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k1, bias), 23));
+    __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k2, bias), 23));
+    y = _mm256_mul_ps(_mm256_mul_ps(y, s1), s2);
     y = _mm256_blendv_ps(y, _mm256_castsi256_ps(_mm256_set1_epi32(0x7f800000)), big);
     y = _mm256_blendv_ps(y, _mm256_setzero_ps(), tiny);
     return _mm256_blendv_ps(y, x, nan);

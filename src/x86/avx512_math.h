@@ -1,34 +1,60 @@
 /* Vector exp for the AVX-512 tier: the operations of dmlcpu_expf / dmlcpu_exp (generic/mathfn.c)
- * in the same order, so each lane gives the scalar function's bits. Include only from files
+ * in the same order (fused multiply-adds exactly where the scalar code calls fmaf), so each lane
+ * gives the scalar function's bits. Include only from files
  * compiled with AVX-512 flags. */
 #ifndef DMLCPU_X86_AVX512_MATH_H
 #define DMLCPU_X86_AVX512_MATH_H
 
 #include <immintrin.h>
 
-static inline __m512 exp_ps_avx512(__m512 x)
+#include "kernels.h"
+
+/* The common part: y = 2^((n mod 16)/16) * exp(r) and k = n >> 4, so that exp(x) = y * 2^k. */
+static inline __m512 exp_ps_avx512_core(__m512 x, __m512i *k)
 {
     const __m512 shifter = _mm512_set1_ps(12582912.0f);
+    __m512 t = _mm512_fmadd_ps(x, _mm512_set1_ps(DMLCPU_EXPF_16_LN2), shifter);
+    __m512 n = _mm512_sub_ps(t, shifter);
+    __m512i ni = _mm512_sub_epi32(_mm512_castps_si512(t), _mm512_castps_si512(shifter));
+    __m512 r = _mm512_fmadd_ps(n, _mm512_set1_ps(-DMLCPU_EXPF_LN2_16_HI), x);
+    r = _mm512_fmadd_ps(n, _mm512_set1_ps(-DMLCPU_EXPF_LN2_16_LO), r);
+    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(DMLCPU_EXPF_C3), r, _mm512_set1_ps(0.5f));
+    __m512 q = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r);
+    /* the permute reads the low 4 bits of each index: n mod 16 */
+    __m512 tab = _mm512_permutexvar_ps(ni, _mm512_loadu_ps(dmlcpu_exp2_16_f32));
+    *k = _mm512_srai_epi32(ni, 4);
+    return _mm512_fmadd_ps(tab, q, tab);
+}
+
+/* Lanes with x in [-86, 88]: there y * 2^k is a normal number, so adding k to the exponent
+ * field is the product. */
+static inline __mmask16 exp_ps_avx512_easy_lanes(__m512 x)
+{
+    return _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(x, _mm512_set1_ps(-86.0f), _CMP_GE_OQ), x,
+                                   _mm512_set1_ps(88.0f), _CMP_LE_OQ);
+}
+
+/* exp of a vector whose lanes are all easy. */
+static inline __m512 exp_ps_avx512_easy(__m512 x)
+{
+    __m512i k;
+    __m512 y = exp_ps_avx512_core(x, &k);
+    return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(y), _mm512_slli_epi32(k, 23)));
+}
+
+static inline __m512 exp_ps_avx512(__m512 x)
+{
+    if (exp_ps_avx512_easy_lanes(x) == 0xffff)
+        return exp_ps_avx512_easy(x);
+    __m512i k;
+    __m512 y = exp_ps_avx512_core(x, &k);
     __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
     __mmask16 big = _mm512_cmp_ps_mask(x, _mm512_set1_ps(89.0f), _CMP_GT_OQ);
     __mmask16 tiny = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-104.0f), _CMP_LT_OQ);
-    __m512 t = _mm512_add_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), shifter);
-    __m512 n = _mm512_sub_ps(t, shifter);
-    __m512i ni = _mm512_sub_epi32(_mm512_castps_si512(t), _mm512_castps_si512(shifter));
-    __m512 r = _mm512_sub_ps(_mm512_sub_ps(x, _mm512_mul_ps(n, _mm512_set1_ps(0.693145751953125f))),
-                             _mm512_mul_ps(n, _mm512_set1_ps(1.42860682030941723212e-6f)));
-    __m512 p = _mm512_set1_ps(1.0f / 5040.0f);
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.0f / 720.0f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.0f / 120.0f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.0f / 24.0f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.0f / 6.0f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(0.5f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.0f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.0f));
-    __m512i n1 = _mm512_srai_epi32(ni, 1), n2 = _mm512_sub_epi32(ni, n1);
-    __m512 s1 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(n1, _mm512_set1_epi32(127)), 23));
-    __m512 s2 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(n2, _mm512_set1_epi32(127)), 23));
-    __m512 y = _mm512_mul_ps(_mm512_mul_ps(p, s1), s2);
+    __m512i k1 = _mm512_srai_epi32(k, 1), k2 = _mm512_sub_epi32(k, k1);
+    __m512 s1 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k1, _mm512_set1_epi32(127)), 23));
+    __m512 s2 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k2, _mm512_set1_epi32(127)), 23));
+    y = _mm512_mul_ps(_mm512_mul_ps(y, s1), s2);
     y = _mm512_mask_blend_ps(big, y, _mm512_castsi512_ps(_mm512_set1_epi32(0x7f800000)));
     y = _mm512_mask_blend_ps(tiny, y, _mm512_setzero_ps());
     return _mm512_mask_blend_ps(nan, y, x);

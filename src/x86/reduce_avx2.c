@@ -385,7 +385,42 @@ static inline double hmax_pd(__m256d v)
 /* acc = max(acc, v); nan |= lanes where a or b is NaN */
 #define UNORD(SFX, a, b) _mm256_cmp_##SFX(a, b, _CMP_UNORD_Q)
 
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, FIELD)                        \
+/* Four vectors of exp into e: one range test for all four (float), the full function otherwise. */
+#define EXP4_PS(e, EPV, x0, x1, x2, x3)                                                            \
+    do {                                                                                           \
+        __m256 ok_ = _mm256_and_ps(_mm256_and_ps(exp_ps_avx2_easy_lanes(x0), exp_ps_avx2_easy_lanes(x1)), \
+                                   _mm256_and_ps(exp_ps_avx2_easy_lanes(x2), exp_ps_avx2_easy_lanes(x3))); \
+        if (_mm256_movemask_ps(ok_) == 0xff) {                                                     \
+            _mm256_store_ps(e, exp_ps_avx2_easy(x0));                                              \
+            _mm256_store_ps(e + (EPV), exp_ps_avx2_easy(x1));                                      \
+            _mm256_store_ps(e + 2 * (EPV), exp_ps_avx2_easy(x2));                                  \
+            _mm256_store_ps(e + 3 * (EPV), exp_ps_avx2_easy(x3));                                  \
+        } else {                                                                                   \
+            EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, ps);                                           \
+        }                                                                                          \
+    } while (0)
+#define EXP4_PD(e, EPV, x0, x1, x2, x3) EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, pd)
+#define EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, SFX)                                               \
+    do {                                                                                           \
+        _mm256_store_##SFX(e, exp_##SFX##_avx2(x0));                                               \
+        _mm256_store_##SFX(e + (EPV), exp_##SFX##_avx2(x1));                                       \
+        _mm256_store_##SFX(e + 2 * (EPV), exp_##SFX##_avx2(x2));                                   \
+        _mm256_store_##SFX(e + 3 * (EPV), exp_##SFX##_avx2(x3));                                   \
+    } while (0)
+/* One prefetch per 64 bytes of the four vectors at q. */
+#define PREFETCH4(q, EPV)                                                                          \
+    do {                                                                                           \
+        for (size_t pf_ = 0; pf_ < 4 * (EPV) * sizeof *(q); pf_ += 64)                             \
+            _mm_prefetch((const char *)(q) + pf_, _MM_HINT_T0);                                    \
+    } while (0)
+
+/* Row form, per block: the maximum (four accumulators; NaNs are found afterwards), then exp(x - m)
+ * of the block into an L1-resident buffer and its canonical sum: two short loops need far fewer
+ * live registers than one fused loop. With m finite and no NaN every term is in [0, 1], so a NaN
+ * sum means the block holds a NaN; when m is not finite the block is scanned for NaNs. While the
+ * block is in L1 the exp loop prefetches the next block of the row, so memory keeps streaming
+ * during the arithmetic. */
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, EXP4, FIELD)                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
@@ -394,43 +429,56 @@ static inline double hmax_pd(__m256d v)
         for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
             size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
             const T *p = x + b0;                                                                   \
-            V m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf, nanv = zero;                             \
+            V m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;                                          \
             size_t i = 0;                                                                          \
             for (; i + 4 * (EPV) <= m; i += 4 * (EPV)) {                                           \
-                V v0 = LD(p + i), v1 = LD(p + i + (EPV));                                          \
-                V v2 = LD(p + i + 2 * (EPV)), v3 = LD(p + i + 3 * (EPV));                          \
-                nanv = _mm256_or_##SFX(nanv, _mm256_or_##SFX(UNORD(SFX, v0, v1), UNORD(SFX, v2, v3))); \
-                m0 = _mm256_max_##SFX(m0, v0);                                                     \
-                m1 = _mm256_max_##SFX(m1, v1);                                                     \
-                m2 = _mm256_max_##SFX(m2, v2);                                                     \
-                m3 = _mm256_max_##SFX(m3, v3);                                                     \
+                m0 = _mm256_max_##SFX(m0, LD(p + i));                                              \
+                m1 = _mm256_max_##SFX(m1, LD(p + i + (EPV)));                                      \
+                m2 = _mm256_max_##SFX(m2, LD(p + i + 2 * (EPV)));                                  \
+                m3 = _mm256_max_##SFX(m3, LD(p + i + 3 * (EPV)));                                  \
             }                                                                                      \
-            for (; i < m; i += (EPV)) {                                                            \
-                V v0 = m - i >= (EPV) ? LD(p + i) : LDM(p + i, vtail_of((unsigned)(m - i), EPV), ninf);           \
-                nanv = _mm256_or_##SFX(nanv, UNORD(SFX, v0, v0));                                  \
-                m0 = _mm256_max_##SFX(m0, v0);                                                     \
-            }                                                                                      \
-            m0 = _mm256_max_##SFX(_mm256_max_##SFX(m0, m1), _mm256_max_##SFX(m2, m3));             \
-            S mx = _mm256_movemask_##SFX(nanv) ? (S)NAN : hmax_##SFX(m0);                          \
-            out->v.FIELD = mx;                                                                     \
-            out->aux.FIELD = 0;                                                                    \
+            for (; i < m; i += (EPV))                                                              \
+                m0 = _mm256_max_##SFX(m0, m - i >= (EPV) ? LD(p + i) : LDM(p + i, vtail_of((unsigned)(m - i), EPV), ninf)); \
+            S mx = hmax_##SFX(_mm256_max_##SFX(_mm256_max_##SFX(m0, m1), _mm256_max_##SFX(m2, m3))); \
+            S sum = 0;                                                                             \
             if (isfinite(mx)) {                                                                    \
-                /* exp(x - m) of the block into an L1-resident buffer, then its canonical sum:     \
-                 * two short loops need far fewer live registers than one fused loop */            \
                 alignas(32) S e[64 * (L)];                                                         \
-                const V mv = _mm256_set1_##SFX(mx);                                               \
+                const V mv = _mm256_set1_##SFX(mx);                                                \
+                /* the next block's bytes that lie in the row */                                   \
+                size_t pfn = n - b0 - m < m ? n - b0 - m : m;                                      \
                 size_t j = 0;                                                                      \
+                for (; j + 4 * (EPV) <= m; j += 4 * (EPV)) {                                       \
+                    if (j < pfn)                                                                   \
+                        PREFETCH4(p + m + j, EPV);                                                 \
+                    V x0 = _mm256_sub_##SFX(LD(p + j), mv);                                        \
+                    V x1 = _mm256_sub_##SFX(LD(p + j + (EPV)), mv);                                \
+                    V x2 = _mm256_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
+                    V x3 = _mm256_sub_##SFX(LD(p + j + 3 * (EPV)), mv);                            \
+                    EXP4(e + j, EPV, x0, x1, x2, x3);                                              \
+                }                                                                                  \
                 for (; j + (EPV) <= m; j += (EPV))                                                 \
                     _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LD(p + j), mv)));               \
                 if (j < m)                                                                         \
                     _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LDM(p + j, vtail_of((unsigned)(m - j), EPV), ninf), mv))); \
-                out->aux.FIELD = BNAME(e, m, zero, zero);                                          \
+                sum = BNAME(e, m, zero, zero);                                                     \
+                if (sum != sum)                                                                    \
+                    mx = (S)NAN;                                                                   \
+            } else if (mx == mx) {                                                                 \
+                V nanv = zero;                                                                     \
+                for (size_t k = 0; k < m; k += (EPV)) {                                            \
+                    V v = m - k >= (EPV) ? LD(p + k) : LDM(p + k, vtail_of((unsigned)(m - k), EPV), ninf); \
+                    nanv = _mm256_or_##SFX(nanv, UNORD(SFX, v, v));                                \
+                }                                                                                  \
+                if (_mm256_movemask_##SFX(nanv))                                                   \
+                    mx = (S)NAN;                                                                   \
             }                                                                                      \
+            out->v.FIELD = mx;                                                                     \
+            out->aux.FIELD = mx == mx ? sum : 0;                                                   \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, exp_ps_avx2, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, exp_ps_avx2, f32)
-DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, exp_pd_avx2, f64)
+DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, exp_ps_avx2, EXP4_PS, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, exp_ps_avx2, EXP4_PS, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, exp_pd_avx2, EXP4_PD, f64)
 
 /* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K) accumulators
  * of the scratch, the lanes follow), four rows at a time: mcol = max(max of the four rows, mcol)

@@ -341,7 +341,40 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512, block_prod_f64,
         acc = _mm512_max_pd(acc, v_);                                                              \
     } while (0)
 
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, HMAX, EXP, FIELD)          \
+/* Row form, per block: the maximum (four accumulators; NaNs are found afterwards), then exp(x - m)
+ * of the block into an L1-resident buffer and its canonical sum. With m finite and no NaN every
+ * term is in [0, 1], so a NaN sum means the block holds a NaN; when m is not finite the block is
+ * scanned for NaNs. While the block is in L1 the exp loop prefetches the next block of the row,
+ * so memory keeps streaming during the arithmetic. */
+/* Four vectors of exp into e: one range test for all four (float), the full function otherwise. */
+#define EXP4_PS(e, EPV, x0, x1, x2, x3)                                                            \
+    do {                                                                                           \
+        if ((exp_ps_avx512_easy_lanes(x0) & exp_ps_avx512_easy_lanes(x1) &                         \
+             exp_ps_avx512_easy_lanes(x2) & exp_ps_avx512_easy_lanes(x3)) == 0xffff) {             \
+            _mm512_store_ps(e, exp_ps_avx512_easy(x0));                                            \
+            _mm512_store_ps(e + (EPV), exp_ps_avx512_easy(x1));                                    \
+            _mm512_store_ps(e + 2 * (EPV), exp_ps_avx512_easy(x2));                                \
+            _mm512_store_ps(e + 3 * (EPV), exp_ps_avx512_easy(x3));                                \
+        } else {                                                                                   \
+            EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, ps);                                           \
+        }                                                                                          \
+    } while (0)
+#define EXP4_PD(e, EPV, x0, x1, x2, x3) EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, pd)
+#define EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, SFX)                                               \
+    do {                                                                                           \
+        _mm512_store_##SFX(e, exp_##SFX##_avx512(x0));                                             \
+        _mm512_store_##SFX(e + (EPV), exp_##SFX##_avx512(x1));                                     \
+        _mm512_store_##SFX(e + 2 * (EPV), exp_##SFX##_avx512(x2));                                 \
+        _mm512_store_##SFX(e + 3 * (EPV), exp_##SFX##_avx512(x3));                                 \
+    } while (0)
+/* One prefetch per 64 bytes of the four vectors at q. */
+#define PREFETCH4(q, EPV)                                                                          \
+    do {                                                                                           \
+        for (size_t pf_ = 0; pf_ < 4 * (EPV) * sizeof *(q); pf_ += 64)                             \
+            _mm_prefetch((const char *)(q) + pf_, _MM_HINT_T0);                                    \
+    } while (0)
+
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, HMAX, EXP, EXP4, FIELD)                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
@@ -350,33 +383,56 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_col_prod_f64_avx512, block_prod_f64,
         for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
             size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
             const T *p = x + b0;                                                                   \
-            V mv = ninf;                                                                           \
-            unsigned nan = 0;                                                                      \
+            V m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;                                          \
             size_t i = 0;                                                                          \
-            for (; i + (EPV) <= m; i += (EPV))                                                     \
-                MAXNAN(mv, nan, LD(p + i));                                                        \
-            if (i < m)                                                                             \
-                MAXNAN(mv, nan, LDM(p + i, (unsigned)(m - i), ninf));                              \
-            S mx = nan ? (S)NAN : HMAX(mv);                                                        \
-            out->v.FIELD = mx;                                                                     \
-            out->aux.FIELD = 0;                                                                    \
-            if (isfinite(mx)) {                                                                    \
-                /* exp(x - m) of the whole block into an L1-resident buffer, then the block's  \
-                 * canonical sum: two short loops keep far fewer registers live than one */    \
-                alignas(64) S e[64 * (L)];                                                         \
-                const V mv_ = _mm512_set1_##SFX(mx);                                               \
-                size_t j = 0;                                                                      \
-                for (; j + (EPV) <= m; j += (EPV))                                                 \
-                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LD(p + j), mv_)));              \
-                if (j < m)                                                                         \
-                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LDM(p + j, (unsigned)(m - j), ninf), mv_))); \
-                out->aux.FIELD = BNAME(e, m, zero, zero, zero);                                    \
+            for (; i + 4 * (EPV) <= m; i += 4 * (EPV)) {                                           \
+                m0 = _mm512_max_##SFX(m0, LD(p + i));                                              \
+                m1 = _mm512_max_##SFX(m1, LD(p + i + (EPV)));                                      \
+                m2 = _mm512_max_##SFX(m2, LD(p + i + 2 * (EPV)));                                  \
+                m3 = _mm512_max_##SFX(m3, LD(p + i + 3 * (EPV)));                                  \
             }                                                                                      \
+            for (; i < m; i += (EPV))                                                              \
+                m0 = _mm512_max_##SFX(m0, m - i >= (EPV) ? LD(p + i) : LDM(p + i, (unsigned)(m - i), ninf)); \
+            S mx = HMAX(_mm512_max_##SFX(_mm512_max_##SFX(m0, m1), _mm512_max_##SFX(m2, m3)));       \
+            S sum = 0;                                                                             \
+            if (isfinite(mx)) {                                                                    \
+                alignas(64) S e[64 * (L)];                                                         \
+                const V mv = _mm512_set1_##SFX(mx);                                                \
+                /* the next block's bytes that lie in the row, one prefetch per vector */      \
+                size_t pfn = n - b0 - m < m ? n - b0 - m : m;                                      \
+                size_t j = 0;                                                                      \
+                for (; j + 4 * (EPV) <= m; j += 4 * (EPV)) {                                       \
+                    if (j < pfn)                                                                   \
+                        PREFETCH4(p + m + j, EPV);                                                 \
+                    V x0 = _mm512_sub_##SFX(LD(p + j), mv);                                        \
+                    V x1 = _mm512_sub_##SFX(LD(p + j + (EPV)), mv);                                \
+                    V x2 = _mm512_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
+                    V x3 = _mm512_sub_##SFX(LD(p + j + 3 * (EPV)), mv);                            \
+                    EXP4(e + j, EPV, x0, x1, x2, x3);                                              \
+                }                                                                                  \
+                for (; j + (EPV) <= m; j += (EPV))                                                 \
+                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LD(p + j), mv)));               \
+                if (j < m)                                                                         \
+                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LDM(p + j, (unsigned)(m - j), ninf), mv))); \
+                sum = BNAME(e, m, zero, zero, zero);                                               \
+                if (sum != sum)                                                                    \
+                    mx = (S)NAN;                                                                   \
+            } else if (mx == mx) {                                                                 \
+                unsigned nan = 0;                                                                  \
+                for (size_t k = 0; k < m; k += (EPV)) {                                            \
+                    V v = m - k >= (EPV) ? LD(p + k) : LDM(p + k, (unsigned)(m - k), ninf);        \
+                    nan |= _mm512_cmp_##SFX##_mask(v, v, _CMP_UNORD_Q);                            \
+                }                                                                                  \
+                if (nan)                                                                           \
+                    mx = (S)NAN;                                                                   \
+            }                                                                                      \
+            out->v.FIELD = mx;                                                                     \
+            out->aux.FIELD = mx == mx ? sum : 0;                                                   \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, _mm512_reduce_max_ps, exp_ps_avx512, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, _mm512_reduce_max_ps, exp_ps_avx512, f32)
-DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, _mm512_reduce_max_pd, exp_pd_avx512, f64)
+DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, _mm512_reduce_max_ps, exp_ps_avx512, EXP4_PS, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, _mm512_reduce_max_ps, exp_ps_avx512, EXP4_PS, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, _mm512_reduce_max_pd, exp_pd_avx512, EXP4_PD, f64)
 
 #define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, FIELD)                            \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
