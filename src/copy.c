@@ -115,15 +115,9 @@ static void plan_jobs(copy_plan *p, const dmlcpu_operator_desc *desc)
 
 static bool unit(ptrdiff_t stride) { return stride == 1 || stride == -1; }
 
-/* Tile edge of a transpose in elements, by element size (1, 2, 4, 8 bytes): tiles of 8 or 16 KiB,
- * so that a tile's staging buffer (see DEF_TILE) stays in L1 and on a modest stack. Measured on
- * the benchmark's transposes (512 KiB and 64 MiB): tiles of a quarter of these sizes were 5-35%
- * slower. */
-#define TILE_EDGE_X8 128
-#define TILE_EDGE_X16 64
-#define TILE_EDGE_X32 64
-#define TILE_EDGE_X64 32
-static const uint32_t tile_edges[4] = {TILE_EDGE_X8, TILE_EDGE_X16, TILE_EDGE_X32, TILE_EDGE_X64};
+/* Tile edges by element size (1, 2, 4, 8 bytes), see kernels.h. */
+static const uint32_t tile_edges[4] = {DMLCPU_TILE_EDGE_X8, DMLCPU_TILE_EDGE_X16, DMLCPU_TILE_EDGE_X32,
+                                       DMLCPU_TILE_EDGE_X64};
 #define TILE_BUF(edge) ((edge) * ((edge) + 1))
 
 /* A COPY job whose innermost dim is strided on one side while another dim is unit-stride on that
@@ -267,7 +261,9 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     int nt = dispatch_tables(cap, tables);
     p->copy = NULL;
     p->fill = NULL;
+    p->transpose = NULL;
     op->isa = DMLCPU_ISA_SCALAR;
+    dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
         if (tables[t]->copy[size_index(es)]) {
             p->copy = tables[t]->copy[size_index(es)];
@@ -275,10 +271,17 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         }
         if (tables[t]->fill[size_index(es)])
             p->fill = tables[t]->fill[size_index(es)];
+        if (tables[t]->transpose[size_index(es)]) {
+            p->transpose = tables[t]->transpose[size_index(es)];
+            transpose_isa = tables[t]->isa;
+        }
     }
     plan_jobs(p, desc);
-    for (uint32_t k = 0; k < p->job_count; k++)
+    for (uint32_t k = 0; k < p->job_count; k++) {
         plan_tile(&p->jobs[k], es);
+        if (p->jobs[k].tile && p->transpose)
+            op->isa = transpose_isa; /* the level of the kernel doing the work */
+    }
     return plan_tasks(op, es);
 }
 
@@ -359,10 +362,10 @@ static bool grad_row(const copy_job *j, uint64_t row, ptrdiff_t es, ptrdiff_t *s
                     dd[(ptrdiff_t)c * dc] = b[c * pitch];                                          \
         }                                                                                          \
     }
-DEF_TILE(tile_x8, uint8_t, TILE_EDGE_X8)
-DEF_TILE(tile_x16, uint16_t, TILE_EDGE_X16)
-DEF_TILE(tile_x32, uint32_t, TILE_EDGE_X32)
-DEF_TILE(tile_x64, uint64_t, TILE_EDGE_X64)
+DEF_TILE(tile_x8, uint8_t, DMLCPU_TILE_EDGE_X8)
+DEF_TILE(tile_x16, uint16_t, DMLCPU_TILE_EDGE_X16)
+DEF_TILE(tile_x32, uint32_t, DMLCPU_TILE_EDGE_X32)
+DEF_TILE(tile_x64, uint64_t, DMLCPU_TILE_EDGE_X64)
 
 typedef void (*tile_fn)(char *, ptrdiff_t, ptrdiff_t, const char *, ptrdiff_t, ptrdiff_t, size_t,
                         size_t);
@@ -370,8 +373,8 @@ static const tile_fn tile_fns[4] = {tile_x8, tile_x16, tile_x32, tile_x64};
 
 /* A tiled job's piece: band `band` of dims[count - 2] times [i0, i1) of the innermost dim, tile
  * by tile; dst and src point at the piece's outer row. */
-static void tile_piece(const copy_job *j, size_t es, char *dst, const char *src, uint64_t band,
-                       size_t i0, size_t i1)
+static void tile_piece(const copy_plan *p, const copy_job *j, size_t es, char *dst, const char *src,
+                       uint64_t band, size_t i0, size_t i1)
 {
     const copy_dims *d = &j->dims;
     const int in = d->count - 1, b = in - 1;
@@ -391,7 +394,13 @@ static void tile_piece(const copy_job *j, size_t es, char *dst, const char *src,
         size_t nc = i1 - c < j->tile ? i1 - c : j->tile;
         char *to = dst + (ptrdiff_t)c * d->dst[in] * e;
         const char *from = src + (ptrdiff_t)c * d->src[in] * e;
-        if (src_rows)
+        /* a plain transpose (the tile's source columns and destination rows contiguous) goes to
+         * the ISA's kernel when there is one */
+        if (src_rows && p->transpose && d->src[b] == 1 && d->dst[in] == 1)
+            p->transpose(to, d->dst[b], from, d->src[in], nr, nc);
+        else if (!src_rows && p->transpose && d->src[in] == 1 && d->dst[b] == 1)
+            p->transpose(to, d->dst[in], from, d->src[b], nc, nr);
+        else if (src_rows)
             f(to, d->dst[b], d->dst[in], from, d->src[b], d->src[in], nr, nc);
         else
             f(to, d->dst[in], d->dst[b], from, d->src[in], d->src[b], nc, nr);
@@ -432,7 +441,7 @@ static void copy_task_run(void *ctx, size_t t)
         }
         if (j->tile) {
             row_offsets(d, in - 1, row / j->bands, es, &so, &dof);
-            tile_piece(j, c->es, dst0 + dof, src0 + so, row % j->bands, i0, i1);
+            tile_piece(p, j, c->es, dst0 + dof, src0 + so, row % j->bands, i0, i1);
             continue;
         }
         row_offsets(d, in, row, es, &so, &dof);

@@ -172,7 +172,7 @@ int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
     static const kernel_table *const all[] = {
 #if defined(DMLCPU_HAVE_X86_TABLES)
         &dmlcpu_kernels_avx512, &dmlcpu_kernels_avx512_free,
-        &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free,
+        &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free, &dmlcpu_kernels_avx2_copy,
 #endif
         &dmlcpu_kernels_scalar,
     };

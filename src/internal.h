@@ -96,6 +96,7 @@ typedef struct {
     copy_task *tasks;
     copy_fn copy;               /* the innermost-dimension kernel for the element size */
     fill_fn fill;
+    transpose_fn transpose;     /* tiles with contiguous source columns and destination rows */
 } copy_plan;
 
 struct dmlcpu_operator {

@@ -74,6 +74,19 @@ typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdif
 /* Writes n zero elements at dst[i * dst_stride]. */
 typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 
+/* Tile edge of a transpose in elements, by element size: tiles of 8 or 16 KiB, so that a tile's
+ * staging buffer stays in L1 and on a modest stack. Measured on the benchmark's transposes
+ * (512 KiB and 64 MiB): tiles of a quarter of these sizes were 5-35% slower. */
+#define DMLCPU_TILE_EDGE_X8 128
+#define DMLCPU_TILE_EDGE_X16 64
+#define DMLCPU_TILE_EDGE_X32 64
+#define DMLCPU_TILE_EDGE_X64 32
+
+/* Copies an nr x nc tile (at most DMLCPU_TILE_EDGE_* on each side) whose source columns and destination rows are contiguous:
+ * dst[r * dst_row_stride + c] = src[c * src_col_stride + r] (strides in elements). */
+typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
+                             ptrdiff_t src_col_stride, size_t nr, size_t nc);
+
 /* Combines two partials of consecutive ranges: a (earlier) then b (later). */
 typedef partial (*combine_fn)(partial a, partial b);
 
@@ -84,12 +97,13 @@ typedef struct {
     reduce_col_fn col[RK_COUNT][12];
     copy_fn copy[4];
     fill_fn fill[4];
+    transpose_fn transpose[4]; /* optional: copy.c has a portable tile copy */
 } kernel_table;
 
 extern const kernel_table dmlcpu_kernels_scalar;
 #if defined(DMLCPU_HAVE_X86_TABLES)
 extern const kernel_table dmlcpu_kernels_avx512, dmlcpu_kernels_avx512_free;
-extern const kernel_table dmlcpu_kernels_avx2, dmlcpu_kernels_avx2_free;
+extern const kernel_table dmlcpu_kernels_avx2, dmlcpu_kernels_avx2_free, dmlcpu_kernels_avx2_copy;
 #endif
 
 /* generic/fp16.c: IEEE binary16 conversions (round to nearest even). */
