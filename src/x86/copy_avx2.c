@@ -1,5 +1,5 @@
-/* AVX2 transposes of 1- and 2-byte elements for tiled copies (the AVX2 and AVX-512 levels both
- * use them).
+/* AVX2 copy kernels (the AVX2 and AVX-512 levels both use them): strided runs with steps of 2
+ * and -1, and transposes of 1- and 2-byte elements for tiled copies.
  *
  * A tile kernel copies an nr x nc tile (at most DMLCPU_TILE_EDGE_* on each side) whose source
  * columns and destination rows are contiguous: dst[r * dr + c] = src[c * sc + r] (strides in
@@ -68,7 +68,79 @@ DEF_BLOCK_UNPACK(block_x8, uint8_t, 16, 4, _mm_unpacklo_epi8, _mm_unpackhi_epi8)
 DEF_TILE_AVX2(tile_x8_avx2, uint8_t, 16, block_x8, DMLCPU_TILE_EDGE_X8)
 DEF_TILE_AVX2(tile_x16_avx2, uint16_t, 8, block_x16, DMLCPU_TILE_EDGE_X16)
 
+/* Strided copies into a unit-stride destination (SLICE with steps of 2 or -1): 32 bytes per
+ * store, the source read with whole vectors and reordered in registers. Other strides and the
+ * tails take the element loop; unit strides are memcpy. */
+static inline __m256i rev_x8(__m256i v)
+{
+    const __m256i m = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+                                       15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, m), 0x4E);
+}
+static inline __m256i rev_x16(__m256i v)
+{
+    const __m256i m = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
+                                       14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, m), 0x4E);
+}
+static inline __m256i rev_x32(__m256i v)
+{
+    return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+static inline __m256i rev_x64(__m256i v) { return _mm256_permute4x64_epi64(v, 0x1B); }
+
+/* The even elements of a (first) and b (second), in order. pack* narrows each lane's halves
+ * and interleaves the 128-bit lanes of a and b; the 64-bit permute puts them back in order. */
+static inline __m256i even_x8(__m256i a, __m256i b)
+{
+    const __m256i m = _mm256_set1_epi16(0x00ff);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
+}
+static inline __m256i even_x16(__m256i a, __m256i b)
+{
+    const __m256i m = _mm256_set1_epi32(0xffff);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
+}
+static inline __m256i even_x32(__m256i a, __m256i b)
+{
+    __m256 e = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88);
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(e), 0xD8);
+}
+static inline __m256i even_x64(__m256i a, __m256i b)
+{
+    return _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(a, b), 0xD8);
+}
+
+#define DEF_COPY_AVX2(NAME, T, REV, EVEN)                                                          \
+    static void NAME(void *dst, ptrdiff_t ds, const void *src, ptrdiff_t ss, size_t n)             \
+    {                                                                                              \
+        T *d = dst;                                                                                \
+        const T *s = src;                                                                          \
+        const size_t v = 32 / sizeof(T); /* elements per vector */                                 \
+        size_t i = 0;                                                                              \
+        if (ds == 1 && ss == 1) {                                                                  \
+            memcpy(d, s, n * sizeof(T));                                                           \
+            return;                                                                                \
+        }                                                                                          \
+        if (ds == 1 && ss == -1) /* d[i] = s[-i] */                                                \
+            for (; i + v <= n; i += v)                                                             \
+                _mm256_storeu_si256((__m256i *)(d + i),                                            \
+                                    REV(_mm256_loadu_si256((const __m256i *)(s - i - (v - 1)))));  \
+        else if (ds == 1 && ss == 2) /* d[i] = s[2i]; the last vector would read past s[2n-2] */   \
+            for (; i + v < n; i += v)                                                              \
+                _mm256_storeu_si256((__m256i *)(d + i),                                            \
+                                    EVEN(_mm256_loadu_si256((const __m256i *)(s + 2 * i)),         \
+                                         _mm256_loadu_si256((const __m256i *)(s + 2 * i + v))));   \
+        for (; i < n; i++)                                                                         \
+            d[(ptrdiff_t)i * ds] = s[(ptrdiff_t)i * ss];                                           \
+    }
+DEF_COPY_AVX2(copy_x8_avx2, uint8_t, rev_x8, even_x8)
+DEF_COPY_AVX2(copy_x16_avx2, uint16_t, rev_x16, even_x16)
+DEF_COPY_AVX2(copy_x32_avx2, uint32_t, rev_x32, even_x32)
+DEF_COPY_AVX2(copy_x64_avx2, uint64_t, rev_x64, even_x64)
+
 const kernel_table dmlcpu_kernels_avx2_copy = {
+    .copy = {copy_x8_avx2, copy_x16_avx2, copy_x32_avx2, copy_x64_avx2},
     .isa = DMLCPU_ISA_AVX2,
     /* 4- and 8-byte tiles stay with the portable copy: these were 15-40% faster at 512 KiB but
      * 10-15% slower on 64 MiB transposes of power-of-two widths, where the two buffers (36 KiB)
