@@ -100,13 +100,17 @@ typedef struct {
     dmlcpu_buffer_binding outputs[BENCH_PARTS];
     dmlcpu_bindings bindings;
     void *owned[BENCH_PARTS + 1]; /* output and temporary buffers to free */
+    uint64_t owned_size[BENCH_PARTS + 1];
 } prepared_case;
 
 /* Creates the operator for c with max_threads and binds the input pool (which holds at least
- * c->pool_bytes of initialised data). Returns the status of create (or OUT_OF_MEMORY). */
+ * c->pool_bytes of initialised data). p starts zeroed; preparing the same case again (another
+ * thread count) after case_release_operator keeps its output and temporary buffers. Returns the
+ * status of create (or OUT_OF_MEMORY). */
 dmlcpu_status case_prepare(const bench_case *c, uint32_t max_threads, void *pool,
                            prepared_case *p);
-void case_release(prepared_case *p);
+void case_release_operator(prepared_case *p); /* the operator only */
+void case_release(prepared_case *p);          /* the operator and the buffers */
 
 /* ---- data.c ---- */
 /* Fills buf with deterministic pseudo-random values of type t (floats: +-[0.5, 2), so sums,

@@ -370,19 +370,18 @@ static const ceiling_result *find_ceiling(const ceiling_result *v, int n, ceilin
 }
 
 static void run_case(const bench_case *c, int threads, void *pool, const options *o,
-                     const ceiling_result *ceil, int n_ceil, case_result *r)
+                     const ceiling_result *ceil, int n_ceil, prepared_case *p, case_result *r)
 {
     memset(r, 0, sizeof *r);
     r->c = c;
     r->threads = threads;
-    prepared_case p;
-    r->status = case_prepare(c, (uint32_t)threads, pool, &p);
+    r->status = case_prepare(c, (uint32_t)threads, pool, p);
     if (r->status != DMLCPU_STATUS_OK) {
         r->message = strdup(dmlcpu_last_error_message());
         return;
     }
-    r->isa = dmlcpu_isa_name(dmlcpu_operator_isa(p.op));
-    exec_ctx x = {p.op, &p.bindings, DMLCPU_STATUS_OK};
+    r->isa = dmlcpu_isa_name(dmlcpu_operator_isa(p->op));
+    exec_ctx x = {p->op, &p->bindings, DMLCPU_STATUS_OK};
     load_mark a, b;
     load_mark_now(&a);
     int rc = bench_time(exec_call, &x, &o->timing, &r->t);
@@ -403,7 +402,7 @@ static void run_case(const bench_case *c, int threads, void *pool, const options
             r->fraction = r->gbps / cr->gbps;
         }
     }
-    case_release(&p);
+    case_release_operator(p);
 }
 
 static void print_row(const case_result *r)
@@ -735,13 +734,17 @@ int main(int argc, char **argv)
             clear_progress();
             print_header(current);
         }
+        /* every thread count of a case runs on the same input and output buffers */
+        prepared_case p;
+        memset(&p, 0, sizeof p);
         for (int k = 0; k < o.thread_count; k++) {
             progress((size_t)n_res, total, c, o.threads[k], t0);
-            run_case(c, o.threads[k], pool, &o, ceil, n_ceil, &res[n_res]);
+            run_case(c, o.threads[k], pool, &o, ceil, n_ceil, &p, &res[n_res]);
             clear_progress();
             print_row(&res[n_res]);
             n_res++;
         }
+        case_release(&p);
     }
     free(pool);
 
