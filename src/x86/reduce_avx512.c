@@ -268,11 +268,12 @@ DEF_MERGES(mul)
             _mm512_store_##SFX(&lane[j][v * (EPV)], id);                                           \
     const size_t nvf = last == (EPV) ? nv : nv - 1; /* vectors without a masked tail */            \
     /* rows 16 ahead, at least 1 KiB: the hardware prefetchers alone left strided and narrow   \
-     * columns at a third of the read ceiling. Only for short stretches of each row (up to 256   \
-     * bytes): over longer ones the hardware prefetchers do better alone (4096 x 1024 f32 tiles: \
-     * 52 GB/s with these prefetches, 60 without; 64 columns: 55 with, 53 without). */           \
+     * columns at a third of the read ceiling. Not over long stretches of each row (more than    \
+     * 256 bytes) read with whole-line loads, where the hardware prefetchers do better alone     \
+     * (4096 x 1024 f32 tiles: 52 GB/s with these prefetches, 60 without; 64 columns: 55 with,   \
+     * 53 without); FLOAT16 (half-line loads) keeps them: 64 GB/s with, 52 without. */           \
     const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;                                          \
-    const int pfw = K * sizeof(T) <= 256;                                                          \
+    const int pfw = K * sizeof(T) <= 256 || (EPV) * sizeof(T) < 64;                                \
     size_t r0 = 0;                                                                                 \
     if (rs == (ptrdiff_t)(K * sizeof(T)) && 4 * K == (EPV))                                        \
         r0 = NARROW16_##SFX(T, V, EPV, L, LD, LDM, MAP, OPN, AUX);                                 \
