@@ -316,7 +316,8 @@ typedef __m128d half_pd;
         (void)aux;                                                                                 \
         for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
             const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                    \
-            _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                     \
+            /* 8 KiB ahead: 45 GB/s at 1 KiB, 63 at 8 KiB over 64 MiB of 4 f32 columns */       \
+            _mm_prefetch((const char *)r_0 + 8192, _MM_HINT_T0);                                   \
             V a = MAP(LD(r_0)), b = MAP(LD(r_0 + 2 * K));                                          \
             half_##SFX *ln = (half_##SFX *)lane[(r0 / 4) % (L)];                                   \
             *ln = _mm_##OPN##_##SFX(*ln, _mm_##OPN##_##SFX(                                        \
