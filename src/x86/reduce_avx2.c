@@ -304,7 +304,10 @@ typedef __m128d half_pd;
 #define COL_QUAD(OPN, SFX, e0, e1, e2, e3)                                                         \
     _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e0, e1), _mm256_##OPN##_##SFX(e2, e3))
 #define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
-    for (size_t j = 0; j < (L); j++)                                                               \
+    /* lanes past the last quad stay the identity, and the tree skips them: x op id = x (a lane  \
+     * is never -0), so short blocks do not pay for all L lanes */                               \
+    const size_t used = (nrows + 3) / 4 < (L) ? (nrows + 3) / 4 : (L);                             \
+    for (size_t j = 0; j < used; j++)                                                              \
         for (size_t v = 0; v < nv; v++)                                                            \
             _mm256_store_##SFX(&lane[j][v * (EPV)], id);                                           \
     size_t r0 = 0;                                                                                 \
@@ -372,7 +375,7 @@ typedef __m128d half_pd;
         }                                                                                          \
     }                                                                                              \
     for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \
-        for (size_t i = 0; i < h; i++)                                                             \
+        for (size_t i = 0; i < h && i + h < used; i++)                                             \
             for (size_t v = 0; v < nv; v++)                                                        \
                 ((V *)lane[i])[v] = _mm256_##OPN##_##SFX(((V *)lane[i])[v], ((V *)lane[i + h])[v]);
 

@@ -263,7 +263,10 @@ DEF_MERGES(mul)
 /* The lane loop of a column kernel: lane[j][k] is lane j of column k (K <= 64 columns in nv
  * vectors of EPV, the last one holding `last`). AUX(o) is the aux vector of columns o.. . */
 #define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
-    for (size_t j = 0; j < (L); j++)                                                               \
+    /* lanes past the last quad stay the identity, and the tree skips them: x op id = x (a lane  \
+     * is never -0), so short blocks do not pay for all L lanes */                               \
+    const size_t used = (nrows + 3) / 4 < (L) ? (nrows + 3) / 4 : (L);                             \
+    for (size_t j = 0; j < used; j++)                                                              \
         for (size_t v = 0; v < nv; v++)                                                            \
             _mm512_store_##SFX(&lane[j][v * (EPV)], id);                                           \
     const size_t nvf = last == (EPV) ? nv : nv - 1; /* vectors without a masked tail */            \
@@ -330,7 +333,7 @@ DEF_MERGES(mul)
         }                                                                                          \
     }                                                                                              \
     for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \
-        for (size_t i = 0; i < h; i++)                                                             \
+        for (size_t i = 0; i < h && i + h < used; i++)                                             \
             for (size_t v = 0; v < nv; v++)                                                        \
                 ((V *)lane[i])[v] = _mm512_##OPN##_##SFX(((V *)lane[i])[v], ((V *)lane[i + h])[v]);
 
