@@ -55,6 +55,7 @@ typedef struct {
     norm_dims kept;             /* kept dims: size, input stride, output stride */
     norm_dims red;              /* reduced dims in logical order: size, input stride */
     reduce_row_fn row;
+    reduce_rows_fn rows;        /* NULL: short groups go through row one at a time */
     reduce_col_fn col;
     combine_fn combine;
 } reduce_plan;

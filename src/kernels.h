@@ -61,6 +61,13 @@ typedef struct {
  * x[0] (used by ARG*). */
 typedef void (*reduce_row_fn)(const void *x, size_t n, uint64_t index_base, partial *out);
 
+/* Multi-row kernel: nrows >= 1 groups of n elements each (1 <= n <= block), group r contiguous
+ * at (const char *)x + r * row_stride bytes. Writes out[r], the value of group r's single block.
+ * It runs the end of the canonical order (the halving tree) for many groups at once, which is
+ * most of the cost of short groups. A NULL entry means: the row kernel, one group at a time. */
+typedef void (*reduce_rows_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t n,
+                               partial *out);
+
 /* Column kernel: ncols (1..DMLCPU_COL_TILE) adjacent outputs whose elements are contiguous in a
  * row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
  * bytes, starting at a block boundary. Writes one partial per column: out[0..ncols). scratch:
@@ -94,6 +101,7 @@ typedef partial (*combine_fn)(partial a, partial b);
 typedef struct {
     dmlcpu_isa isa;
     reduce_row_fn row[RK_COUNT][12];
+    reduce_rows_fn rows[RK_COUNT][12]; /* optional, even in the scalar table */
     reduce_col_fn col[RK_COUNT][12];
     copy_fn copy[4];
     fill_fn fill[4];

@@ -395,6 +395,41 @@ static void one_run(const reduce_plan *p, const char *in, char *out, void *state
     finish(p, part, out);
 }
 
+/* ROW outputs [u0, u1) whose groups are one block or less, through the multi-row kernel: runs of
+ * consecutive outputs along the innermost kept dim, up to ROWS_BATCH at a time. */
+#define ROWS_BATCH 64
+
+static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64_t u0, uint64_t u1)
+{
+    const norm_dims *k = &p->kept;
+    const int inner = k->count - 1;
+    const ptrdiff_t is = k->in[inner] * (ptrdiff_t)dtype_size(p->in_type);
+    const ptrdiff_t os = k->out[inner] * (ptrdiff_t)dtype_size(p->out_type);
+    partial parts[ROWS_BATCH];
+    for (uint64_t u = u0; u < u1;) {
+        uint64_t cnt = k->size[inner] - u % k->size[inner]; /* left in this run of the inner dim */
+        if (cnt > u1 - u)
+            cnt = u1 - u;
+        if (cnt > ROWS_BATCH)
+            cnt = ROWS_BATCH;
+        ptrdiff_t io, oo;
+        kept_offsets(p, k->count, u, &io, &oo);
+        p->rows(in + io, is, (size_t)cnt, (size_t)p->n, parts);
+        /* plain f32 / f64 sums store the value: finish per element cost more than the tree */
+        if (p->finalize == FIN_NONE && p->in_type == DMLCPU_DATA_TYPE_FLOAT32) {
+            for (size_t j = 0; j < cnt; j++)
+                memcpy(out + oo + (ptrdiff_t)j * os, &parts[j].v.f32, 4);
+        } else if (p->finalize == FIN_NONE && p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
+            for (size_t j = 0; j < cnt; j++)
+                memcpy(out + oo + (ptrdiff_t)j * os, &parts[j].v.f64, 8);
+        } else {
+            for (size_t j = 0; j < cnt; j++)
+                finish(p, parts[j], out + oo + (ptrdiff_t)j * os);
+        }
+        u += cnt;
+    }
+}
+
 /* COLUMN shape: the innermost kept dim is unit-stride; tiles of up to p->col_tile outputs.
  * Every column of a tile pushes its block values at the same moments, so the tile shares one
  * binary counter: a stack of rows of col_tile partials. */
@@ -532,6 +567,9 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
         for (uint64_t u = u0; u < u1; u++)
             col_outputs(p, u, c->in, c->out, &s);
         slot_release(c, slot);
+    } else if (p->shape == SHAPE_ROW && p->red.count == 1 && p->rows && p->kept.count > 0 &&
+               p->n <= p->block) {
+        rows_outputs(p, c->in, c->out, u0, u1);
     } else if (p->shape == SHAPE_ROW && p->red.count == 1) {
         for_each_output(p, c->in, c->out, p->kept.count, u0, u1 - u0, one_run, NULL);
     } else {
@@ -745,6 +783,7 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     const kernel_table *tables[8];
     int nt = dispatch_tables(cap, tables);
     p->row = NULL;
+    p->rows = NULL;
     p->col = NULL;
     dmlcpu_isa row_isa = DMLCPU_ISA_SCALAR, col_isa = DMLCPU_ISA_SCALAR;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
@@ -752,6 +791,8 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
             p->row = tables[t]->row[p->kind][p->in_type];
             row_isa = tables[t]->isa;
         }
+        if (tables[t]->rows[p->kind][p->in_type])
+            p->rows = tables[t]->rows[p->kind][p->in_type];
         if (tables[t]->col[p->kind][p->in_type]) {
             p->col = tables[t]->col[p->kind][p->in_type];
             col_isa = tables[t]->isa;

@@ -423,6 +423,26 @@ static void sweep_cases(const reduce_param *p)
         run_case(&r, p, 2, sizes, 1, &axis1, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
     }
 
+    /* many short rows (the multi-row kernels): M x n and 3 x M x n, reduce the last axis, with
+     * row counts around their batches (4, 8, 16 rows) and the 64 outputs per call, lengths
+     * around vector widths, unrolls and the block */
+    static const uint32_t many[] = {5, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65, 100};
+    static const uint32_t lens[] = {1,   2,   3,   4,   5,   7,   8,   9,   15,  16,  17, 31,
+                                    32,  33,  63,  64,  65,  127, 128, 129, 255, 256, 257, 511,
+                                    512, 513, 1023, 1024, 1025};
+    for (uint32_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        uint32_t m = many[tu_below(&r, sizeof many / sizeof many[0])];
+        uint32_t sizes2[2] = {m, lens[i]}, sizes3[3] = {3, m, lens[i]};
+        const uint32_t axis2 = 2;
+        run_case(&r, p, 2, sizes2, 1, &axis1, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+        if (i % 3 == 0)
+            run_case(&r, p, 3, sizes3, 1, &axis2, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+    }
+    for (uint32_t i = 0; i < 3; i++) {
+        uint32_t sizes[2] = {many[tu_below(&r, sizeof many / sizeof many[0])], b - 1 + i};
+        run_case(&r, p, 2, sizes, 1, &axis1, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+    }
+
     /* columns: n x K, reduce axis 0, for K in 1..17 and a wide 100 */
     for (uint32_t k = 1; k <= 18; k++) {
         const uint32_t width = k == 18 ? 100 : k;
