@@ -109,6 +109,43 @@ static inline uint64_t first_lanes(size_t n)
             }                                                                                      \
         }                                                                                          \
     } while (0)
+/* Narrow columns whose rows lie back to back (row_stride == K elements, K < E, K <= 16): the
+ * tile is one stream of nrows * K elements, read in whole vectors. Vector i of the stream feeds
+ * accumulator i mod NA, where NA vectors hold a whole number of rows and are at least four
+ * (independent chains). Lane l of accumulator a sees the stream positions a*E + l + t*NA*E,
+ * t = 0, 1, ...: always column (a*E + l) mod K. BODY(a, x, ok) takes vector x for accumulator a;
+ * ok is the mask of its real lanes (the last vector of the stream may be partial and is filled
+ * with FILLV); t counts the stretches of NA vectors. */
+#define NARROW_MAX 16
+static inline size_t narrow_accs(size_t K, size_t E)
+{
+    size_t a = E, b = K;
+    while (b) {
+        const size_t r = a % b;
+        a = b;
+        b = r;
+    }
+    const size_t v = K / a; /* vectors per whole number of rows */
+    return v * ((4 + v - 1) / v);
+}
+#define NARROW_WALK(T, S, FILLV, BODY, ...)                                                           \
+    do {                                                                                           \
+        const T *xs = (const T *)x;                                                                \
+        const size_t ntot = nrows * K, span = NA * E;                                              \
+        size_t i0 = 0, t = 0;                                                                      \
+        for (; i0 + span <= ntot; i0 += span, t++)                                                 \
+            for (size_t a = 0; a < NA; a++) {                                                      \
+                _mm_prefetch((const char *)(xs + i0 + a * E) + ARG_PF, _MM_HINT_T0);               \
+                const vec_##S xv_ = ld_##S(xs + i0 + a * E);                                       \
+                BODY(a, xv_, valid_##S(E), __VA_ARGS__);                                                      \
+            }                                                                                      \
+        for (size_t a = 0; i0 + a * E < ntot; a++) {                                               \
+            const size_t c_ = MIN_SZ(E, ntot - i0 - a * E);                                        \
+            const vec_##S xv_ = c_ == E ? ld_##S(xs + i0 + a * E) : ldn_##S(xs + i0 + a * E, c_, FILLV); \
+            BODY(a, xv_, valid_##S(c_), __VA_ARGS__);                                                         \
+        }                                                                                          \
+    } while (0)
+
 #define DEF_COL_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
@@ -118,6 +155,11 @@ static inline uint64_t first_lanes(size_t n)
         const vec_##S id = ID();                                                                   \
         vec_##S *acc = scratch;                                                                    \
         (void)index_base;                                                                          \
+        if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                          \
+            rs == (ptrdiff_t)(K * sizeof(T))) {                                                    \
+            COL_FOLD_NARROW(T, S, MAP, OP, FIELD);                                                 \
+            return;                                                                                \
+        }                                                                                          \
         for (size_t v = 0; v < nv; v++)                                                            \
             acc[v] = id;                                                                           \
         COL_WALK(8, COL_FOLD_BODY, T, S, MAP, OP);                                                 \
@@ -128,6 +170,25 @@ static inline uint64_t first_lanes(size_t n)
                 out[k].v.FIELD = t[k - v * E];                                                     \
         }                                                                                          \
     }
+/* The accumulators, stored in order, are NA*E/K rows of the K columns: folding those rows gives
+ * the columns. */
+#define COL_FOLD_NARROW(T, S, MAP, OP, FIELD)                                                      \
+    do {                                                                                           \
+        const size_t NA = narrow_accs(K, E);                                                       \
+        for (size_t a = 0; a < NA; a++)                                                            \
+            acc[a] = id;                                                                           \
+        NARROW_WALK(T, S, id, COL_FOLD_NARROW_STEP, MAP, OP);                                               \
+        lane_##S ln[NARROW_MAX * EPV_##S];                                                         \
+        for (size_t a = 0; a < NA; a++)                                                            \
+            st_##S(ln + a * E, acc[a]);                                                            \
+        vec_##S r = ldn_##S((const T *)ln, K, id);                                                 \
+        for (size_t q = K; q < NA * E; q += K)                                                     \
+            r = OP(r, ldn_##S((const T *)(ln + q), K, id));                                        \
+        st_##S(ln, r);                                                                             \
+        for (size_t k = 0; k < K; k++)                                                             \
+            out[k].v.FIELD = ln[k];                                                                \
+    } while (0)
+#define COL_FOLD_NARROW_STEP(a, xv, ok, MAP, OP) acc[a] = OP(acc[a], MAP(xv));
 #define COL_FOLD_BODY(T, S, MAP, OP, LD)                                                           \
     vec_##S a = acc[v];                                                                            \
     if (rn == 8) {                                                                                 \
@@ -460,6 +521,56 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         iv[v] = ix;                                                                                \
     }
 
+/* Narrow contiguous columns (see NARROW_WALK): per lane the best value and the stretch t where it
+ * was taken, with the plain compare (a NaN anywhere sends the tile to the row replay above, which
+ * has the NaN rule). Then per column, over its lanes, the best value, ties going to the smaller
+ * (LAST: larger) row; lane l of stretch t is row t * NA*E/K + l / K. */
+#define STRICT_max(a, b) ((a) > (b))
+#define STRICT_min(a, b) ((a) < (b))
+#define COL_ARG_NARROW_STEP(a, xv, ok, S, BEAT)                                                    \
+    {                                                                                              \
+        nanseen = lm_or(nanseen, nan_##S(xv, xv));                                                 \
+        const lmask w_ = lm_and(BEAT(xv, bn[a]), ok);                                              \
+        bn[a] = blend_##S(w_, bn[a], xv);                                                          \
+        in[a] = iblend_##S(in[a], w_, t);                                                          \
+    }
+#define COL_ARG_NARROW(T, S, EXT, BEAT, LAST, FIELD)                                               \
+    do {                                                                                           \
+        const size_t NA = narrow_accs(K, E);                                                       \
+        vec_##S *bn = scratch;                                                                     \
+        iv_##S *in = (iv_##S *)(bn + NA);                                                          \
+        for (size_t a = 0; a < NA; a++) {                                                          \
+            bn[a] = fill;                                                                          \
+            in[a] = izero_##S();                                                                   \
+        }                                                                                          \
+        lmask nanseen = lm_zero();                                                                 \
+        NARROW_WALK(T, S, fill, COL_ARG_NARROW_STEP, S, BEAT##_##S);                                     \
+        if (NAN_##S && lm_any(nanseen))                                                            \
+            break;                                                                                 \
+        lane_##S lv[NARROW_MAX * EPV_##S];                                                         \
+        ix_##S li[NARROW_MAX * EPV_##S];                                                           \
+        for (size_t a = 0; a < NA; a++) {                                                          \
+            st_##S(lv + a * E, bn[a]);                                                             \
+            ist_##S(li + a * E, in[a]);                                                            \
+        }                                                                                          \
+        const size_t per = NA * E / K;                                                             \
+        for (size_t k = 0; k < K; k++) {                                                           \
+            lane_##S bx = lv[k];                                                                   \
+            size_t br = (size_t)li[k] * per;                                                       \
+            for (size_t l = k + K; l < NA * E; l += K) {                                           \
+                const size_t r = (size_t)li[l] * per + l / K;                                      \
+                const lane_##S xl = lv[l];                                                         \
+                if (r < nrows && (STRICT_##EXT(xl, bx) || (xl == bx && ((LAST) ? r > br : r < br)))) { \
+                    bx = xl;                                                                       \
+                    br = r;                                                                        \
+                }                                                                                  \
+            }                                                                                      \
+            out[k].v.FIELD = bx;                                                                   \
+            out[k].aux.idx = index_base + br;                                                      \
+        }                                                                                          \
+        return;                                                                                    \
+    } while (0)
+
 #define DEF_COL_ARG(NAME, T, S, EXT, BEAT, LAST, FILL, FIELD)                                      \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
@@ -469,6 +580,9 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         const vec_##S fill = FILL##_##S();                                                         \
         vec_##S *bv = scratch;                                                                     \
         iv_##S *iv = (iv_##S *)(bv + nv);                                                          \
+        if (K < E && K <= NARROW_MAX && rs == (ptrdiff_t)(K * sizeof(T))) {                        \
+            COL_ARG_NARROW(T, S, EXT, BEAT, LAST, FIELD); /* returns unless it met a NaN */        \
+        }                                                                                          \
         for (size_t v = 0; v < nv; v++) {                                                          \
             bv[v] = fill;                                                                          \
             iv[v] = izero_##S();                                                                   \
