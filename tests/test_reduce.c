@@ -456,6 +456,12 @@ static void sweep_cases(const reduce_param *p)
             run_case(&r, p, 2, sizes, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
         }
     }
+
+    /* columns over at least 2 MiB of rows per block (the branch-free column path of ARG*) */
+    for (int j = 0; j < 3; j++) {
+        uint32_t sizes[2] = {4096 + 5 + tu_below(&r, 100), 600 + 17 * (uint32_t)j};
+        run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    }
 }
 
 ParameterizedTestParameters(reduce, sweep)

@@ -9,7 +9,7 @@
  *   EPV_S, NAN_S         lanes per vector; 1 if the type has NaNs
  *   ld_S(p)              EPV_S elements; ldn_S(p, n, fill): the first n < EPV_S, fill elsewhere,
  *                        reading nothing past p + n
- *   st_S(d, v)           stores all lanes; lane0_S(v) is lane 0
+ *   st_S(d, v)           stores all lanes; lane0_S(v) is lane 0; ld1_S(p) one element as a lane
  *   lo_S(), hi_S()       the lowest / highest value (-inf / +inf for floats); qnan_S() a NaN
  *   max_S, min_S         lanewise (for floats: either operand when one is NaN or both are zero)
  *   hmax_S, hmin_S       max / min over the lanes, broadcast to every lane
@@ -109,6 +109,43 @@ static inline uint64_t first_lanes(size_t n)
             }                                                                                      \
         }                                                                                          \
     } while (0)
+/* Narrow columns whose rows lie back to back (row_stride == K elements, K < E, K <= 16): the
+ * tile is one stream of nrows * K elements, read in whole vectors. Vector i of the stream feeds
+ * accumulator i mod NA, where NA vectors hold a whole number of rows and are at least four
+ * (independent chains). Lane l of accumulator a sees the stream positions a*E + l + t*NA*E,
+ * t = 0, 1, ...: always column (a*E + l) mod K. BODY(a, x, ok) takes vector x for accumulator a;
+ * ok is the mask of its real lanes (the last vector of the stream may be partial and is filled
+ * with FILLV); t counts the stretches of NA vectors. */
+#define NARROW_MAX 16
+static inline size_t narrow_accs(size_t K, size_t E)
+{
+    size_t a = E, b = K;
+    while (b) {
+        const size_t r = a % b;
+        a = b;
+        b = r;
+    }
+    const size_t v = K / a; /* vectors per whole number of rows */
+    return v * ((4 + v - 1) / v);
+}
+#define NARROW_WALK(T, S, FILLV, BODY, ...)                                                           \
+    do {                                                                                           \
+        const T *xs = (const T *)x;                                                                \
+        const size_t ntot = nrows * K, span = NA * E;                                              \
+        size_t i0 = 0, t = 0;                                                                      \
+        for (; i0 + span <= ntot; i0 += span, t++)                                                 \
+            for (size_t a = 0; a < NA; a++) {                                                      \
+                _mm_prefetch((const char *)(xs + i0 + a * E) + ARG_PF, _MM_HINT_T0);               \
+                const vec_##S xv_ = ld_##S(xs + i0 + a * E);                                       \
+                BODY(a, xv_, valid_##S(E), __VA_ARGS__);                                                      \
+            }                                                                                      \
+        for (size_t a = 0; i0 + a * E < ntot; a++) {                                               \
+            const size_t c_ = MIN_SZ(E, ntot - i0 - a * E);                                        \
+            const vec_##S xv_ = c_ == E ? ld_##S(xs + i0 + a * E) : ldn_##S(xs + i0 + a * E, c_, FILLV); \
+            BODY(a, xv_, valid_##S(c_), __VA_ARGS__);                                                         \
+        }                                                                                          \
+    } while (0)
+
 #define DEF_COL_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
@@ -118,6 +155,11 @@ static inline uint64_t first_lanes(size_t n)
         const vec_##S id = ID();                                                                   \
         vec_##S *acc = scratch;                                                                    \
         (void)index_base;                                                                          \
+        if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                          \
+            rs == (ptrdiff_t)(K * sizeof(T))) {                                                    \
+            COL_FOLD_NARROW(T, S, MAP, OP, FIELD);                                                 \
+            return;                                                                                \
+        }                                                                                          \
         for (size_t v = 0; v < nv; v++)                                                            \
             acc[v] = id;                                                                           \
         COL_WALK(8, COL_FOLD_BODY, T, S, MAP, OP);                                                 \
@@ -128,6 +170,25 @@ static inline uint64_t first_lanes(size_t n)
                 out[k].v.FIELD = t[k - v * E];                                                     \
         }                                                                                          \
     }
+/* The accumulators, stored in order, are NA*E/K rows of the K columns: folding those rows gives
+ * the columns. */
+#define COL_FOLD_NARROW(T, S, MAP, OP, FIELD)                                                      \
+    do {                                                                                           \
+        const size_t NA = narrow_accs(K, E);                                                       \
+        for (size_t a = 0; a < NA; a++)                                                            \
+            acc[a] = id;                                                                           \
+        NARROW_WALK(T, S, id, COL_FOLD_NARROW_STEP, MAP, OP);                                               \
+        lane_##S ln[NARROW_MAX * EPV_##S];                                                         \
+        for (size_t a = 0; a < NA; a++)                                                            \
+            st_##S(ln + a * E, acc[a]);                                                            \
+        vec_##S r = ldn_##S((const T *)ln, K, id);                                                 \
+        for (size_t q = K; q < NA * E; q += K)                                                     \
+            r = OP(r, ldn_##S((const T *)(ln + q), K, id));                                        \
+        st_##S(ln, r);                                                                             \
+        for (size_t k = 0; k < K; k++)                                                             \
+            out[k].v.FIELD = ln[k];                                                                \
+    } while (0)
+#define COL_FOLD_NARROW_STEP(a, xv, ok, MAP, OP) acc[a] = OP(acc[a], MAP(xv));
 #define COL_FOLD_BODY(T, S, MAP, OP, LD)                                                           \
     vec_##S a = acc[v];                                                                            \
     if (rn == 8) {                                                                                 \
@@ -256,6 +317,10 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
  * keep chunk numbers in unsigned lanes of S's width. ---- */
 
 #define ARG_CH 8 /* vectors per chunk */
+/* Rows of at least this many bytes prefetch as far ahead: 64 MiB of 16 KiB rows ran at 0.95 of
+ * the read ceiling instead of 0.75 (hardware prefetch alone does not keep up). Short rows skip
+ * it: in L2, 2 KiB rows took 1.5x longer with it. */
+#define ARG_PF 4096
 
 /* Position of the first (last) set bit among nb lane masks of E lanes each (one is set). */
 static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
@@ -270,6 +335,15 @@ static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
     while (!b[j])
         j--;
     return j * E + 63 - (size_t)__builtin_clzll(b[j]);
+}
+
+/* The same over the four masks of a short row; one word when they fit in 64 bits. */
+static inline size_t pick4(const uint64_t *b, size_t E, int last)
+{
+    if (4 * E > 64)
+        return pick_bit(b, 4, E, last);
+    const uint64_t w = b[0] | b[1] << (E & 63) | b[2] << (2 * E & 63) | b[3] << (3 * E & 63);
+    return last ? 63 - (size_t)__builtin_clzll(w) : (size_t)__builtin_ctzll(w);
 }
 
 #define DEF_CID(S, C)                                                                              \
@@ -331,21 +405,53 @@ static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
         }                                                                                          \
     } while (0)
 
+/* A block of at most four vectors (short rows): their extreme, then the first (last) lane that
+ * holds it, with no chunk bookkeeping. */
+#define ARG_SHORT(T, S, EXT, LAST, FIELD)                                                               \
+    do {                                                                                           \
+        const vec_##S v0 = ARG_LD(S, p, 0, m), v1 = ARG_LD(S, p, 1, m);                            \
+        const vec_##S v2 = ARG_LD(S, p, 2, m), v3 = ARG_LD(S, p, 3, m);                            \
+        vec_##S ex;                                                                                \
+        size_t at = 0;                                                                             \
+        if (NAN_##S && lm_any(lm_or(nan_##S(v0, v1), nan_##S(v2, v3)))) {                         \
+            ex = qnan_##S();                                                                       \
+            ARG_FIND_NAN(S, LAST, m, at);                                                          \
+        } else {                                                                                   \
+            ex = h##EXT##_##S(EXT##_##S(EXT##_##S(v0, v1), EXT##_##S(v2, v3)));                    \
+            const uint64_t b[4] = {bits_##S(eq_##S(v0, ex)) & ARG_VALID(0, m),                     \
+                                   bits_##S(eq_##S(v1, ex)) & ARG_VALID(1, m),                     \
+                                   bits_##S(eq_##S(v2, ex)) & ARG_VALID(2, m),                     \
+                                   bits_##S(eq_##S(v3, ex)) & ARG_VALID(3, m)};                    \
+            at = pick4(b, E, LAST);                                                                \
+        }                                                                                          \
+        out->v.FIELD = lane0_##S(ex);                                                              \
+        out->aux.idx = index_base + b0 + at;                                                       \
+    } while (0)
+
 #define DEF_ROW_ARG(NAME, T, S, EXT, BEAT, LAST, FILL, FIELD)                                      \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                  \
     {                                                                                              \
         const T *x = xv;                                                                           \
         const size_t E = EPV_##S, CH = ARG_CH * EPV_##S;                                           \
         const vec_##S fill = FILL##_##S();                                                         \
+        const int pf = n * sizeof(T) >= ARG_PF;                                                    \
         for (size_t b0 = 0; b0 < n; b0 += DMLCPU_BLOCK_FREE, out++) {                              \
             const size_t m = MIN_SZ(n - b0, DMLCPU_BLOCK_FREE);                                    \
             const T *p = x + b0;                                                                   \
+            if (m <= 4 * E) {                                                                      \
+                ARG_SHORT(T, S, EXT, LAST, FIELD);                                                      \
+                continue;                                                                          \
+            }                                                                                      \
             vec_##S best = fill;                                                                   \
             cvec_##S cid = cid_zero_##S(), kv = cid;                                               \
             nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                   \
             size_t at = 0, k = 0;                                                                  \
-            for (; (k + 1) * CH <= m; k++)                                                         \
+            for (; (k + 1) * CH <= m; k++) {                                                       \
+                if (pf)                                                                            \
+                    _Pragma("GCC unroll 16") for (size_t o = 0; o < CH * sizeof(T); o += 64)       \
+                        _mm_prefetch((const char *)(p + k * CH) + ARG_PF + o, _MM_HINT_T0);        \
                 ARG_CHUNK(T, S, EXT, BEAT, CH);                                                    \
+            }                                                                                      \
             if (k * CH < m)                                                                        \
                 ARG_CHUNK(T, S, EXT, BEAT, m - k * CH);                                            \
             if (NAN_##S && nz_any_##S(nz_or(nz_or(nz[0], nz[1]), nz_or(nz[2], nz[3])))) {          \
@@ -415,6 +521,114 @@ static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
         iv[v] = ix;                                                                                \
     }
 
+/* Columns without a NaN: per group of COL_ARG_G rows the lanewise extreme e; lanes where e beats
+ * the best so far (BEAT: strictly, or not for LAST) take e and the group's first row, with no
+ * branch. At the end each column searches its group's rows for the first (last) element equal
+ * to its best. A NaN anywhere sends the tile to the exact row replay. Used where a tile spans
+ * at least COL_ARG_BIG bytes of rows: f32 [8,8192,256] over axis 1 took 8.5M cycles instead of
+ * 12M; in L2 ([256,512] over axis 0) the scattered loads of the search made it 1.2x slower. */
+#define COL_ARG_G 8
+#define COL_ARG_BIG (2u << 20)
+#define COL_ARG_GROUP(T, S, EXT, BEAT, LD)                                                         \
+    {                                                                                              \
+        vec_##S e = fill;                                                                          \
+        lmask nm = lm_zero();                                                                      \
+        if (rn == COL_ARG_G) {                                                                     \
+            _Pragma("GCC unroll 8") for (int i = 0; i < COL_ARG_G; i += 2) {                       \
+                vec_##S x0 = LD(S, COL_AT(T, i), cn, fill), x1 = LD(S, COL_AT(T, i + 1), cn, fill); \
+                KEEP(x0);                                                                          \
+                KEEP(x1);                                                                          \
+                if (NAN_##S)                                                                       \
+                    nm = lm_or(nm, nan_##S(x0, x1));                                               \
+                e = EXT##_##S(e, EXT##_##S(x0, x1));                                               \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (size_t i = 0; i < rn; i++) {                                                      \
+                vec_##S x0 = LD(S, COL_AT(T, i), cn, fill);                                        \
+                KEEP(x0);                                                                          \
+                if (NAN_##S)                                                                       \
+                    nm = lm_or(nm, nan_##S(x0, x0));                                               \
+                e = EXT##_##S(e, x0);                                                              \
+            }                                                                                      \
+        }                                                                                          \
+        nanseen = lm_or(nanseen, nm);                                                              \
+        const vec_##S b = bv[v];                                                                   \
+        const lmask w = BEAT##_##S(e, b);                                                          \
+        bv[v] = blend_##S(w, b, e);                                                                \
+        iv[v] = iblend_##S(iv[v], w, r0);                                                          \
+    }
+#define COL_ARG_RESCAN(T, S, LAST, FIELD)                                                          \
+    for (size_t v = 0; v * E < K; v++) {                                                           \
+        lane_##S t[EPV_##S];                                                                       \
+        ix_##S ti[EPV_##S];                                                                        \
+        st_##S(t, bv[v]);                                                                          \
+        ist_##S(ti, iv[v]);                                                                        \
+        for (size_t k = v * E; k < K && k < (v + 1) * E; k++) {                                    \
+            const lane_##S bx = t[k - v * E];                                                      \
+            const size_t g0 = ti[k - v * E], g1 = MIN_SZ(g0 + COL_ARG_G, nrows);                   \
+            size_t at = g0;                                                                        \
+            for (size_t j = 0; j < g1 - g0; j++) {                                                 \
+                const size_t r = (LAST) ? g1 - 1 - j : g0 + j;                                     \
+                if (ld1_##S((const T *)(x + (ptrdiff_t)r * rs) + k) == bx) {                       \
+                    at = r;                                                                        \
+                    break;                                                                         \
+                }                                                                                  \
+            }                                                                                      \
+            out[k].v.FIELD = bx;                                                                   \
+            out[k].aux.idx = index_base + at;                                                      \
+        }                                                                                          \
+    }
+
+/* Narrow contiguous columns (see NARROW_WALK): per lane the best value and the stretch t where it
+ * was taken, with the plain compare (a NaN anywhere sends the tile to the row replay above, which
+ * has the NaN rule). Then per column, over its lanes, the best value, ties going to the smaller
+ * (LAST: larger) row; lane l of stretch t is row t * NA*E/K + l / K. */
+#define STRICT_max(a, b) ((a) > (b))
+#define STRICT_min(a, b) ((a) < (b))
+#define COL_ARG_NARROW_STEP(a, xv, ok, S, BEAT)                                                    \
+    {                                                                                              \
+        nanseen = lm_or(nanseen, nan_##S(xv, xv));                                                 \
+        const lmask w_ = lm_and(BEAT(xv, bn[a]), ok);                                              \
+        bn[a] = blend_##S(w_, bn[a], xv);                                                          \
+        in[a] = iblend_##S(in[a], w_, t);                                                          \
+    }
+#define COL_ARG_NARROW(T, S, EXT, BEAT, LAST, FIELD)                                               \
+    do {                                                                                           \
+        const size_t NA = narrow_accs(K, E);                                                       \
+        vec_##S *bn = scratch;                                                                     \
+        iv_##S *in = (iv_##S *)(bn + NA);                                                          \
+        for (size_t a = 0; a < NA; a++) {                                                          \
+            bn[a] = fill;                                                                          \
+            in[a] = izero_##S();                                                                   \
+        }                                                                                          \
+        lmask nanseen = lm_zero();                                                                 \
+        NARROW_WALK(T, S, fill, COL_ARG_NARROW_STEP, S, BEAT##_##S);                                     \
+        if (NAN_##S && lm_any(nanseen))                                                            \
+            break;                                                                                 \
+        lane_##S lv[NARROW_MAX * EPV_##S];                                                         \
+        ix_##S li[NARROW_MAX * EPV_##S];                                                           \
+        for (size_t a = 0; a < NA; a++) {                                                          \
+            st_##S(lv + a * E, bn[a]);                                                             \
+            ist_##S(li + a * E, in[a]);                                                            \
+        }                                                                                          \
+        const size_t per = NA * E / K;                                                             \
+        for (size_t k = 0; k < K; k++) {                                                           \
+            lane_##S bx = lv[k];                                                                   \
+            size_t br = (size_t)li[k] * per;                                                       \
+            for (size_t l = k + K; l < NA * E; l += K) {                                           \
+                const size_t r = (size_t)li[l] * per + l / K;                                      \
+                const lane_##S xl = lv[l];                                                         \
+                if (r < nrows && (STRICT_##EXT(xl, bx) || (xl == bx && ((LAST) ? r > br : r < br)))) { \
+                    bx = xl;                                                                       \
+                    br = r;                                                                        \
+                }                                                                                  \
+            }                                                                                      \
+            out[k].v.FIELD = bx;                                                                   \
+            out[k].aux.idx = index_base + br;                                                      \
+        }                                                                                          \
+        return;                                                                                    \
+    } while (0)
+
 #define DEF_COL_ARG(NAME, T, S, EXT, BEAT, LAST, FILL, FIELD)                                      \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
@@ -424,6 +638,21 @@ static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
         const vec_##S fill = FILL##_##S();                                                         \
         vec_##S *bv = scratch;                                                                     \
         iv_##S *iv = (iv_##S *)(bv + nv);                                                          \
+        if (K < E && K <= NARROW_MAX && rs == (ptrdiff_t)(K * sizeof(T))) {                        \
+            COL_ARG_NARROW(T, S, EXT, BEAT, LAST, FIELD); /* returns unless it met a NaN */        \
+        }                                                                                          \
+        if (nrows * (size_t)(rs < 0 ? -rs : rs) >= COL_ARG_BIG) {                                  \
+            lmask nanseen = lm_zero();                                                             \
+            for (size_t v = 0; v < nv; v++) {                                                      \
+                bv[v] = fill;                                                                      \
+                iv[v] = izero_##S();                                                               \
+            }                                                                                      \
+            COL_WALK(COL_ARG_G, COL_ARG_GROUP, T, S, EXT, BEAT);                                   \
+            if (!NAN_##S || !lm_any(nanseen)) {                                                    \
+                COL_ARG_RESCAN(T, S, LAST, FIELD);                                                 \
+                return;                                                                            \
+            }                                                                                      \
+        }                                                                                          \
         for (size_t v = 0; v < nv; v++) {                                                          \
             bv[v] = fill;                                                                          \
             iv[v] = izero_##S();                                                                   \

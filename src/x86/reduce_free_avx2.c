@@ -224,6 +224,7 @@ DEF_IDX(w64, SET1_W64)
     static inline vec_##S blend_##S(lmask m, vec_##S a, vec_##S b) { return _mm256_blendv_epi8(a, b, m); } \
     static inline uint64_t bits_##S(lmask m) { return BITS(m); }                                   \
     static inline T lane0_##S(vec_##S v) { return (T)_mm_cvtsi128_si64(_mm256_castsi256_si128(v)); } \
+    static inline T ld1_##S(const T *p) { return *p; }                                             \
     DEF_HREDS(S, N)
 #define ADD_epi8 _mm256_add_epi8
 #define ADD_epi16 _mm256_add_epi16
@@ -297,6 +298,11 @@ DEF_INT(u64, uint64_t, 4, w64, epi64x, max_u64v, min_u64v, cmpgt_u64, ldn_q, BIT
 DEF_FLOAT(f32, float, float, 8, w32, ps, __m256, _mm256_loadu_ps, LDN_PS, _mm256_cvtss_f32)
 DEF_FLOAT(f16, uint16_t, float, 8, w32, ps, __m256, LD_PH, LDN_PH, _mm256_cvtss_f32)
 DEF_FLOAT(f64, double, double, 4, w64, pd, __m256d, _mm256_loadu_pd, LDN_PD, _mm256_cvtsd_f64)
+
+/* One element as a lane value. */
+static inline float ld1_f32(const float *p) { return *p; }
+static inline float ld1_f16(const uint16_t *p) { return _cvtsh_ss(*p); }
+static inline double ld1_f64(const double *p) { return *p; }
 
 DEF_CIDS()
 

@@ -131,7 +131,8 @@ DEF_IDX(w64, SET1_W64, _mm512_mask_mov_epi64, __mmask8)
     static inline lmask nan_##S(vec_##S a, vec_##S b) { (void)a, (void)b; return 0; }              \
     static inline nzacc nz_add_##S(nzacc z, vec_##S a, vec_##S b) { (void)a, (void)b; return z; }  \
     static inline int nz_any_##S(nzacc z) { (void)z; return 0; }                                   \
-    static inline T lane0_##S(vec_##S v) { return (T)_mm_cvtsi128_si64(_mm512_castsi512_si128(v)); }
+    static inline T lane0_##S(vec_##S v) { return (T)_mm_cvtsi128_si64(_mm512_castsi512_si128(v)); } \
+    static inline T ld1_##S(const T *p) { return *p; }
 
 DEF_INT(i8, int8_t, 64, w8, epi8, epi8, INT8_MIN, INT8_MAX)
 DEF_INT(u8, uint8_t, 64, w8, epi8, epu8, 0, UINT8_MAX)
@@ -168,6 +169,11 @@ DEF_INT(u64, uint64_t, 8, w64, epi64, epu64, 0, UINT64_MAX)
 DEF_FLOAT(f32, float, float, 16, w32, ps, __m512, _mm512_loadu_ps, LDN_PS, _mm512_cvtss_f32)
 DEF_FLOAT(f16, uint16_t, float, 16, w32, ps, __m512, LD_PH, LDN_PH, _mm512_cvtss_f32)
 DEF_FLOAT(f64, double, double, 8, w64, pd, __m512d, _mm512_loadu_pd, LDN_PD, _mm512_cvtsd_f64)
+
+/* One element as a lane value. */
+static inline float ld1_f32(const float *p) { return *p; }
+static inline float ld1_f16(const uint16_t *p) { return _cvtsh_ss(*p); }
+static inline double ld1_f64(const double *p) { return *p; }
 
 DEF_CIDS()
 
