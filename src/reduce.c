@@ -52,13 +52,16 @@ DEF_COMBINE_ARGS(argmin_last, BETTER_MIN_LAST)
 
 /* LOG_SUM_EXP: (m, s) op (m', s') = (M, s*exp(m-M) + s'*exp(m'-M)), M = max(m, m'). When M is
  * not finite the result is decided by M alone (NaN, +inf, or all -inf) and s stays 0. */
+/* exp(0) is exactly 1 in dmlcpu's exp, so the term of the larger max skips the call. */
 #define DEF_COMBINE_LSE(NAME, FIELD, T, MAX, EXP)                                                  \
+    static T NAME##_scale(T d) { return d == 0 ? 1 : EXP(d); }                                     \
     static partial NAME(partial a, partial b)                                                      \
     {                                                                                              \
         partial r;                                                                                 \
         T m = MAX(a.v.FIELD, b.v.FIELD);                                                           \
         r.v.FIELD = m;                                                                             \
-        r.aux.FIELD = isfinite(m) ? a.aux.FIELD * EXP(a.v.FIELD - m) + b.aux.FIELD * EXP(b.v.FIELD - m) \
+        r.aux.FIELD = isfinite(m) ? a.aux.FIELD * NAME##_scale(a.v.FIELD - m) +                    \
+                                        b.aux.FIELD * NAME##_scale(b.v.FIELD - m)                  \
                                   : 0;                                                             \
         return r;                                                                                  \
     }

@@ -466,8 +466,10 @@ static inline double hmax_pd(__m256d v)
 /* Four vectors of exp into e: one range test for all four (float), the full function otherwise. */
 #define EXP4_PS(e, EPV, x0, x1, x2, x3)                                                            \
     do {                                                                                           \
-        __m256 ok_ = _mm256_and_ps(_mm256_and_ps(exp_ps_avx2_easy_lanes(x0), exp_ps_avx2_easy_lanes(x1)), \
-                                   _mm256_and_ps(exp_ps_avx2_easy_lanes(x2), exp_ps_avx2_easy_lanes(x3))); \
+        /* x - m <= 0 here (or NaN), so only the lower bound of the easy range is tested */       \
+        const __m256 lo_ = _mm256_set1_ps(-86.0f);                                                 \
+        __m256 ok_ = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(x0, lo_, _CMP_GE_OQ), _mm256_cmp_ps(x1, lo_, _CMP_GE_OQ)), \
+                                   _mm256_and_ps(_mm256_cmp_ps(x2, lo_, _CMP_GE_OQ), _mm256_cmp_ps(x3, lo_, _CMP_GE_OQ))); \
         if (_mm256_movemask_ps(ok_) == 0xff) {                                                     \
             _mm256_store_ps(e, exp_ps_avx2_easy(x0));                                              \
             _mm256_store_ps(e + (EPV), exp_ps_avx2_easy(x1));                                      \

@@ -483,8 +483,13 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
 /* Four vectors of exp into e: one range test for all four (float), the full function otherwise. */
 #define EXP4_PS(e, EPV, x0, x1, x2, x3)                                                            \
     do {                                                                                           \
-        if ((exp_ps_avx512_easy_lanes(x0) & exp_ps_avx512_easy_lanes(x1) &                         \
-             exp_ps_avx512_easy_lanes(x2) & exp_ps_avx512_easy_lanes(x3)) == 0xffff) {             \
+        /* x - m <= 0 here (or NaN), so only the lower bound of the easy range is tested */       \
+        const __m512 lo_ = _mm512_set1_ps(-86.0f);                                                 \
+        __mmask16 ok_ = _mm512_cmp_ps_mask(x0, lo_, _CMP_GE_OQ);                                   \
+        ok_ = _mm512_mask_cmp_ps_mask(ok_, x1, lo_, _CMP_GE_OQ);                                   \
+        ok_ = _mm512_mask_cmp_ps_mask(ok_, x2, lo_, _CMP_GE_OQ);                                   \
+        ok_ = _mm512_mask_cmp_ps_mask(ok_, x3, lo_, _CMP_GE_OQ);                                   \
+        if (ok_ == 0xffff) {                                                                       \
             _mm512_store_ps(e, exp_ps_avx512_easy(x0));                                            \
             _mm512_store_ps(e + (EPV), exp_ps_avx512_easy(x1));                                    \
             _mm512_store_ps(e + 2 * (EPV), exp_ps_avx512_easy(x2));                                \
