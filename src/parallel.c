@@ -33,12 +33,33 @@ unsigned parallel_threads(const parallel_config *cfg)
 }
 
 #if defined(_OPENMP)
+/* Each thread of the region owns a contiguous range of the tiles and claims them in order; a
+ * thread that has finished its own range claims what is left of the others'. A thread that
+ * starts late (a busy core) so finds less to do instead of holding up a fixed share, and when
+ * the same operator runs again each thread touches mostly the same memory as the time before:
+ * on a machine whose cores do not share their last-level cache (2 vCPUs on different core
+ * complexes) a 16 MiB UINT8 JOIN ran 2 threads at 1.5x one thread with all threads claiming
+ * from one counter, and at 4x with home ranges. */
+#define OMP_HOME_MAX 64
+typedef struct {
+    _Alignas(64) _Atomic size_t next;
+    size_t end;
+} omp_range;
 typedef struct {
     dmlcpu_task_fn task;
     void *ctx;
-    size_t count;
-    _Atomic size_t next;
+    int threads;
+    omp_range range[OMP_HOME_MAX];
 } omp_job;
+
+static void omp_job_run(omp_job *job, int self)
+{
+    for (int k = 0; k < job->threads; k++) {
+        omp_range *r = &job->range[(self + k) % job->threads];
+        for (size_t i; (i = atomic_fetch_add(&r->next, 1)) < r->end;)
+            job->task(job->ctx, i);
+    }
+}
 #endif
 
 void parallel_run(const parallel_config *cfg, size_t count, dmlcpu_task_fn task, void *ctx)
@@ -50,13 +71,19 @@ void parallel_run(const parallel_config *cfg, size_t count, dmlcpu_task_fn task,
 #if defined(_OPENMP)
     unsigned threads = parallel_threads(cfg);
     if (count > 1 && threads > 1) {
-        /* Threads claim tiles in order from a shared counter: a thread that starts late finds
-         * less to do instead of holding up a fixed share. */
-        omp_job job = {task, ctx, count, 0};
         int n = (int)(threads < count ? threads : count);
+        if (n > OMP_HOME_MAX)
+            n = OMP_HOME_MAX;
+        omp_job job;
+        job.task = task;
+        job.ctx = ctx;
+        job.threads = n;
+        for (int t = 0; t < n; t++) {
+            atomic_init(&job.range[t].next, (size_t)t * count / (size_t)n);
+            job.range[t].end = (size_t)(t + 1) * count / (size_t)n;
+        }
 #pragma omp parallel num_threads(n)
-        for (size_t i; (i = atomic_fetch_add(&job.next, 1)) < job.count;)
-            job.task(job.ctx, i);
+        omp_job_run(&job, omp_get_thread_num());
         return;
     }
 #endif
