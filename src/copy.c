@@ -155,6 +155,28 @@ static void plan_tile(copy_job *j, size_t es)
     }
 }
 
+/* Parallel JOIN or SPLIT along an inner axis, where the parts' rows interleave in the joined
+ * tensor in pieces of at most LOCKSTEP_MAX_ROW_BYTES: tasks are ranges of rows of every part
+ * (LOCKSTEP_ROWS rows of each part in turn), so each thread reads (SPLIT) or writes (JOIN) its
+ * own stretch of the joined tensor, not a strided share of all of it. UINT8 JOIN of four
+ * [4096, 1024] parts, 2 threads: 1.5x one thread with tasks per part, 4x in lockstep. On one
+ * thread the order per part is kept: at 64 MiB it was 20% faster than the lockstep order. */
+#define LOCKSTEP UINT32_MAX
+#define LOCKSTEP_MAX_ROW_BYTES 2048
+#define LOCKSTEP_ROWS 16
+static bool lockstep_jobs(const copy_plan *p, size_t es)
+{
+    if (p->job_count < 2)
+        return false;
+    for (uint32_t k = 0; k < p->job_count; k++) {
+        const copy_job *j = &p->jobs[k];
+        if (j->tile || j->grad || j->rows != p->jobs[0].rows || j->rows < 2 ||
+            (j->dims.count ? j->dims.size[j->dims.count - 1] : 1) * es > LOCKSTEP_MAX_ROW_BYTES)
+            return false;
+    }
+    return true;
+}
+
 /* Cuts every job into tasks of similar size; one task per job when the copy is small. */
 static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
 {
@@ -173,6 +195,27 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
     unsigned threads = parallel_threads(&op->par);
     bool parallel = threads > 1 && total >= DMLCPU_PAR_MIN_BYTES;
     p->parallel = parallel;
+    if (parallel && lockstep_jobs(p, es)) {
+        /* tasks of whole rows of every job, so each thread has its own part of the joined
+         * tensor */
+        uint64_t rows = p->jobs[0].rows;
+        uint64_t n = total / DMLCPU_TILE_MIN_BYTES;
+        if (n > 4 * (uint64_t)threads)
+            n = 4 * (uint64_t)threads;
+        if (n > rows)
+            n = rows;
+        if (n < 1)
+            n = 1;
+        for (uint32_t k = 0; k < p->job_count; k++)
+            p->jobs[k].cuts = 1;
+        p->tasks = calloc(n, sizeof *p->tasks);
+        if (!p->tasks)
+            return set_error(DMLCPU_STATUS_OUT_OF_MEMORY, "%s: out of memory", op->name);
+        for (uint64_t i = 0; i < n; i++)
+            p->tasks[i] = (copy_task){LOCKSTEP, i * rows / n, (i + 1) * rows / n};
+        p->task_count = (uint32_t)n;
+        return DMLCPU_STATUS_OK;
+    }
     uint64_t tasks = 0, want[256];
     for (uint32_t k = 0; k < p->job_count; k++) {
         copy_job *j = &p->jobs[k];
@@ -413,11 +456,33 @@ typedef struct {
     size_t es;
 } copy_ctx;
 
+/* Copies row `row` of a plain (untiled, uncut) job. */
+static void copy_row(const copy_ctx *c, const copy_job *j, uint64_t row)
+{
+    const copy_dims *d = &j->dims;
+    const ptrdiff_t es = (ptrdiff_t)c->es;
+    const int in = d->count - 1;
+    ptrdiff_t so, dof;
+    row_offsets(d, in, row, es, &so, &dof);
+    c->p->copy((char *)c->b->outputs[j->dst].data + dof, in >= 0 ? d->dst[in] : 1,
+               (const char *)c->b->inputs[j->src].data + so, in >= 0 ? d->src[in] : 1,
+               in >= 0 ? d->size[in] : 1);
+}
+
 static void copy_task_run(void *ctx, size_t t)
 {
     const copy_ctx *c = ctx;
     const copy_plan *p = c->p;
     const copy_task *task = &p->tasks[t];
+    if (task->job == LOCKSTEP) {
+        for (uint64_t r0 = task->begin; r0 < task->end; r0 += LOCKSTEP_ROWS) {
+            uint64_t r1 = task->end - r0 < LOCKSTEP_ROWS ? task->end : r0 + LOCKSTEP_ROWS;
+            for (uint32_t k = 0; k < p->job_count; k++)
+                for (uint64_t row = r0; row < r1; row++)
+                    copy_row(c, &p->jobs[k], row);
+        }
+        return;
+    }
     const copy_job *j = &p->jobs[task->job];
     const copy_dims *d = &j->dims;
     ptrdiff_t es = (ptrdiff_t)c->es;
