@@ -92,6 +92,8 @@ extern const dmlcpu_data_type bench_dtypes[11];
 
 /* Appends the default matrix to *cases (realloc'd); returns the new count. */
 size_t cases_build(bench_case **cases, size_t count);
+/* Every REDUCE function for every type it allows, every reduction pattern and size (--full). */
+size_t cases_build_full(bench_case **cases, size_t count);
 
 /* A prepared case: the operator and every buffer, ready to execute. */
 typedef struct {

@@ -6,6 +6,7 @@
  * as square as powers of two allow: [R, C] with R <= C.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,40 @@ static void add_tiny(case_list *l, int f, uint32_t rows, uint32_t cols, const ch
     c->axes[0] = 1;
     c->elements = (uint64_t)rows * cols;
     c->pool_bytes = c->elements * 4;
+}
+
+/* Every REDUCE function (ARGMIN aside, which costs what ARGMAX costs) for every type the SPEC
+ * allows it on, in every pattern and size of the default matrix. */
+size_t cases_build_full(bench_case **cases, size_t count)
+{
+    static const char *patterns[] = {"inner", "outer", "middle", "all", "narrow"};
+    static const int funcs[] = {
+        DMLCPU_REDUCE_FUNCTION_ARGMAX,  DMLCPU_REDUCE_FUNCTION_AVERAGE,
+        DMLCPU_REDUCE_FUNCTION_L1,      DMLCPU_REDUCE_FUNCTION_L2,
+        DMLCPU_REDUCE_FUNCTION_LOG_SUM, DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP,
+        DMLCPU_REDUCE_FUNCTION_MAX,     DMLCPU_REDUCE_FUNCTION_MIN,
+        DMLCPU_REDUCE_FUNCTION_MULTIPLY, DMLCPU_REDUCE_FUNCTION_SUM,
+        DMLCPU_REDUCE_FUNCTION_SUM_SQUARE};
+    case_list l = {*cases, count, count};
+    for (int ti = 0; ti < 11; ti++) {
+        dmlcpu_data_type t = bench_dtypes[ti];
+        bool is_float = t == DMLCPU_DATA_TYPE_FLOAT16 || t == DMLCPU_DATA_TYPE_FLOAT32 ||
+                        t == DMLCPU_DATA_TYPE_FLOAT64;
+        uint64_t big = dtype_size(t) == 1 ? 16 * MIB : 64 * MIB;
+        uint64_t sizes[2] = {512 * KIB, big};
+        for (size_t fi = 0; fi < sizeof funcs / sizeof funcs[0]; fi++) {
+            int f = funcs[fi];
+            bool float_only = f == DMLCPU_REDUCE_FUNCTION_AVERAGE || f == DMLCPU_REDUCE_FUNCTION_L2 ||
+                              f == DMLCPU_REDUCE_FUNCTION_LOG_SUM ||
+                              f == DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP;
+            if (float_only && !is_float)
+                continue;
+            for (int p = 0; p < 5; p++)
+                for (int s = 0; s < 2; s++) add_reduce(&l, t, f, patterns[p], sizes[s]);
+        }
+    }
+    *cases = l.v;
+    return l.n;
 }
 
 size_t cases_build(bench_case **cases, size_t count)

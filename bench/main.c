@@ -19,7 +19,7 @@ typedef struct {
     const char *ops, *dtypes, *patterns, *sizes;
     int threads[8], thread_count;
     const char *isa;
-    int quick, list, repeat_set, min_time_set;
+    int quick, list, full, repeat_set, min_time_set;
     timing_options timing;
     const char *json;
 } options;
@@ -68,6 +68,8 @@ static void usage(FILE *f)
           "  --min-time S    at least S seconds of samples per case (default 0.07)\n"
           "  --json FILE     write every result, with its samples, to FILE\n"
           "  --quick         all threads only, fewer samples (a smoke run)\n"
+          "  --full          instead of the default matrix: every REDUCE function for every\n"
+          "                  type it allows, in every reduction pattern (use with --op/--dtype)\n"
           "  --list          print the selected cases and exit\n",
           f);
 }
@@ -173,6 +175,7 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--json")) { TAKE(); o->json = v;
         } else if (!strcmp(a, "--quick")) { o->quick = 1;
         } else if (!strcmp(a, "--list")) { o->list = 1;
+        } else if (!strcmp(a, "--full")) { o->full = 1;
         } else {
             fprintf(stderr, "dmlcpu-bench: unknown option '%s'\n", a);
             usage(stderr);
@@ -682,7 +685,7 @@ int main(int argc, char **argv)
     }
 
     bench_case *all = NULL;
-    size_t n_all = cases_build(&all, 0);
+    size_t n_all = o.full ? cases_build_full(&all, 0) : cases_build(&all, 0);
     bench_case *cases = malloc(n_all * sizeof *cases);
     size_t n = 0;
     for (size_t i = 0; i < n_all; i++)
