@@ -305,6 +305,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     p->copy = NULL;
     p->fill = NULL;
     p->transpose = NULL;
+    p->expand2 = NULL;
     op->isa = DMLCPU_ISA_SCALAR;
     dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
@@ -314,6 +315,8 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         }
         if (tables[t]->fill[size_index(es)])
             p->fill = tables[t]->fill[size_index(es)];
+        if (tables[t]->expand2[size_index(es)])
+            p->expand2 = tables[t]->expand2[size_index(es)];
         if (tables[t]->transpose[size_index(es)]) {
             p->transpose = tables[t]->transpose[size_index(es)];
             transpose_isa = tables[t]->isa;
@@ -498,6 +501,15 @@ static void copy_task_run(void *ctx, size_t t)
         if (j->grad) {
             bool on = grad_row(j, row, es, &so, &dof);
             char *dst = dst0 + dof;
+            if (on && p->expand2 && ds == 1 && j->step[in] == 2 && j->count[in] > 0) {
+                /* one pass: zeros before the window, the window's elements with zeros between,
+                 * zeros after it */
+                size_t s0 = (size_t)j->start[in], end = s0 + 2 * (size_t)j->count[in] - 1;
+                p->fill(dst, 1, s0);
+                p->expand2(dst + (ptrdiff_t)s0 * es, src0 + so, j->grad_stride[in], j->count[in]);
+                p->fill(dst + (ptrdiff_t)end * es, 1, n - end);
+                continue;
+            }
             p->fill(dst, ds, n);
             if (on)
                 p->copy(dst + (ptrdiff_t)j->start[in] * ds * es, j->step[in] * ds,

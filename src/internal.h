@@ -98,6 +98,7 @@ typedef struct {
     copy_fn copy;               /* the innermost-dimension kernel for the element size */
     fill_fn fill;
     transpose_fn transpose;     /* tiles with contiguous source columns and destination rows */
+    expand2_fn expand2;         /* SLICE_GRAD rows with a window step of 2 */
 } copy_plan;
 
 struct dmlcpu_operator {

@@ -94,6 +94,10 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
                              ptrdiff_t src_col_stride, size_t nr, size_t nc);
 
+/* Writes 2 * count - 1 elements: dst[2i] = src[i * src_stride] for i < count, zeros between
+ * (SLICE_GRAD with a window step of 2). */
+typedef void (*expand2_fn)(void *dst, const void *src, ptrdiff_t src_stride, size_t count);
+
 /* Combines two partials of consecutive ranges: a (earlier) then b (later). */
 typedef partial (*combine_fn)(partial a, partial b);
 
@@ -106,6 +110,7 @@ typedef struct {
     copy_fn copy[4];
     fill_fn fill[4];
     transpose_fn transpose[4]; /* optional: copy.c has a portable tile copy */
+    expand2_fn expand2[4];     /* optional: copy.c fills and scatters */
 } kernel_table;
 
 extern const kernel_table dmlcpu_kernels_scalar;

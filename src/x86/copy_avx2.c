@@ -1,5 +1,6 @@
 /* AVX2 copy kernels (the AVX2 and AVX-512 levels both use them): strided runs with steps of 2
- * and -1, and transposes of 1- and 2-byte elements for tiled copies.
+ * and -1, SLICE_GRAD rows with a step of 2, and transposes of 1- and 2-byte elements for tiled
+ * copies.
  *
  * A tile kernel copies an nr x nc tile (at most DMLCPU_TILE_EDGE_* on each side) whose source
  * columns and destination rows are contiguous: dst[r * dr + c] = src[c * sc + r] (strides in
@@ -139,7 +140,36 @@ DEF_COPY_AVX2(copy_x16_avx2, uint16_t, rev_x16, even_x16)
 DEF_COPY_AVX2(copy_x32_avx2, uint32_t, rev_x32, even_x32)
 DEF_COPY_AVX2(copy_x64_avx2, uint64_t, rev_x64, even_x64)
 
+/* SLICE_GRAD with a window step of 2: the source's elements with a zero after each (but the
+ * last). The 128-bit unpacks interleave within lanes; the lane permutes put the halves in order. */
+#define DEF_EXPAND2_AVX2(NAME, T, UNPACKLO, UNPACKHI)                                              \
+    static void NAME(void *dst, const void *src, ptrdiff_t ss, size_t count)                       \
+    {                                                                                              \
+        T *d = dst;                                                                                \
+        const T *s = src;                                                                          \
+        const size_t v = 32 / sizeof(T);                                                           \
+        const __m256i z = _mm256_setzero_si256();                                                  \
+        size_t i = 0;                                                                              \
+        if (ss == 1)                                                                               \
+            for (; i + v < count; i += v) { /* writes d[2i .. 2i + 2v), within 2 count - 1 */     \
+                __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                          \
+                __m256i lo = UNPACKLO(x, z), hi = UNPACKHI(x, z);                                  \
+                _mm256_storeu_si256((__m256i *)(d + 2 * i), _mm256_permute2x128_si256(lo, hi, 0x20)); \
+                _mm256_storeu_si256((__m256i *)(d + 2 * i + v), _mm256_permute2x128_si256(lo, hi, 0x31)); \
+            }                                                                                      \
+        for (; i < count; i++) {                                                                   \
+            d[2 * i] = s[(ptrdiff_t)i * ss];                                                       \
+            if (i + 1 < count)                                                                     \
+                d[2 * i + 1] = 0;                                                                  \
+        }                                                                                          \
+    }
+DEF_EXPAND2_AVX2(expand2_x8_avx2, uint8_t, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8)
+DEF_EXPAND2_AVX2(expand2_x16_avx2, uint16_t, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16)
+DEF_EXPAND2_AVX2(expand2_x32_avx2, uint32_t, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32)
+DEF_EXPAND2_AVX2(expand2_x64_avx2, uint64_t, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64)
+
 const kernel_table dmlcpu_kernels_avx2_copy = {
+    .expand2 = {expand2_x8_avx2, expand2_x16_avx2, expand2_x32_avx2, expand2_x64_avx2},
     .copy = {copy_x8_avx2, copy_x16_avx2, copy_x32_avx2, copy_x64_avx2},
     .isa = DMLCPU_ISA_AVX2,
     /* 4- and 8-byte tiles stay with the portable copy: these were 15-40% faster at 512 KiB but
