@@ -459,17 +459,38 @@ typedef struct {
     size_t es;
 } copy_ctx;
 
-/* Copies row `row` of a plain (untiled, uncut) job. */
-static void copy_row(const copy_ctx *c, const copy_job *j, uint64_t row)
+/* Copies rows [r0, r1) of a plain (untiled, uncut) job: the offsets of the first row by
+ * division, the next ones by stepping the outer coordinates like an odometer (a division per
+ * dim and row cost a third of the time of copying 512-byte rows). */
+static void copy_rows(const copy_ctx *c, const copy_job *j, uint64_t r0, uint64_t r1)
 {
     const copy_dims *d = &j->dims;
     const ptrdiff_t es = (ptrdiff_t)c->es;
     const int in = d->count - 1;
+    char *dst0 = c->b->outputs[j->dst].data;
+    const char *src0 = c->b->inputs[j->src].data;
+    const ptrdiff_t ds = in >= 0 ? d->dst[in] : 1, ss = in >= 0 ? d->src[in] : 1;
+    const size_t n = in >= 0 ? d->size[in] : 1;
     ptrdiff_t so, dof;
-    row_offsets(d, in, row, es, &so, &dof);
-    c->p->copy((char *)c->b->outputs[j->dst].data + dof, in >= 0 ? d->dst[in] : 1,
-               (const char *)c->b->inputs[j->src].data + so, in >= 0 ? d->src[in] : 1,
-               in >= 0 ? d->size[in] : 1);
+    row_offsets(d, in, r0, es, &so, &dof);
+    uint32_t coord[DMLCPU_MAX_RANK];
+    uint64_t rest = r0;
+    for (int k = in - 1; k >= 0; k--) {
+        coord[k] = (uint32_t)(rest % d->size[k]);
+        rest /= d->size[k];
+    }
+    for (uint64_t row = r0; row < r1; row++) {
+        c->p->copy(dst0 + dof, ds, src0 + so, ss, n);
+        for (int k = in - 1; k >= 0; k--) {
+            so += d->src[k] * es;
+            dof += d->dst[k] * es;
+            if (++coord[k] < d->size[k])
+                break;
+            so -= (ptrdiff_t)d->size[k] * d->src[k] * es;
+            dof -= (ptrdiff_t)d->size[k] * d->dst[k] * es;
+            coord[k] = 0;
+        }
+    }
 }
 
 static void copy_task_run(void *ctx, size_t t)
@@ -481,12 +502,15 @@ static void copy_task_run(void *ctx, size_t t)
         for (uint64_t r0 = task->begin; r0 < task->end; r0 += LOCKSTEP_ROWS) {
             uint64_t r1 = task->end - r0 < LOCKSTEP_ROWS ? task->end : r0 + LOCKSTEP_ROWS;
             for (uint32_t k = 0; k < p->job_count; k++)
-                for (uint64_t row = r0; row < r1; row++)
-                    copy_row(c, &p->jobs[k], row);
+                copy_rows(c, &p->jobs[k], r0, r1);
         }
         return;
     }
     const copy_job *j = &p->jobs[task->job];
+    if (!j->grad && !j->tile && j->cuts == 1) {
+        copy_rows(c, j, task->begin, task->end);
+        return;
+    }
     const copy_dims *d = &j->dims;
     ptrdiff_t es = (ptrdiff_t)c->es;
     char *dst0 = c->b->outputs[j->dst].data;
