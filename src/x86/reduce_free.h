@@ -242,7 +242,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
             vec_##S x0 = LD(S, COL_AT(T, i), cn, id), x1 = LD(S, COL_AT(T, i + 1), cn, id);        \
             KEEP(x0);                                                                              \
             KEEP(x1);                                                                              \
-            nz[i / 2 % 4] = nz_add_##S(nz[i / 2], x0, x1);                                             \
+            nz[i / 2 % 4] = nz_add_##S(nz[i / 2 % 4], x0, x1);                                     \
             a = RANGE(a, RANGE(x0, x1));                                                           \
         }                                                                                          \
     } else {                                                                                       \
