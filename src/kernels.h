@@ -26,6 +26,15 @@
 #define DMLCPU_COL_TILE 1024
 #define DMLCPU_COL_PITCH(ncols) (((ncols) + 15) & ~(size_t)15)
 #define DMLCPU_COL_SCRATCH(ncols) (264 * DMLCPU_COL_PITCH(ncols))
+/* The order-free kinds (integer sums, MIN/MAX, ARG*) keep only a running value (ARG*: and a row
+ * number) per column, so their tiles span up to DMLCPU_COL_FREE_BYTES of a row (a whole 16 KiB
+ * row of a 4096-wide f32 matrix: the walk is sequential, one TLB miss per page instead of per
+ * row piece) with DMLCPU_COL_FREE_SCRATCH(ncols) bytes of scratch: up to 24 bytes per column
+ * (three 8-byte running values, or a value and an index), and 4 KiB for the narrow paths'
+ * accumulators. */
+#define DMLCPU_COL_FREE_BYTES 16384
+#define DMLCPU_COL_FREE_TILE DMLCPU_COL_FREE_BYTES /* columns, at most: 1-byte elements */
+#define DMLCPU_COL_FREE_SCRATCH(ncols) (24 * DMLCPU_COL_PITCH(ncols) + 4096)
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
 typedef enum {
@@ -71,7 +80,9 @@ typedef void (*reduce_rows_fn)(const void *x, ptrdiff_t row_stride, size_t nrows
 /* Column kernel: ncols (1..DMLCPU_COL_TILE) adjacent outputs whose elements are contiguous in a
  * row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
  * bytes, starting at a block boundary. Writes one partial per column: out[0..ncols). scratch:
- * DMLCPU_COL_SCRATCH(ncols) bytes, 64-byte aligned, the kernel's own (lanes, running values). */
+ * DMLCPU_COL_SCRATCH(ncols) bytes, 64-byte aligned, the kernel's own (lanes, running values).
+ * Kernels of the order-free kinds take ncols up to DMLCPU_COL_FREE_TILE (and at most
+ * DMLCPU_COL_FREE_BYTES of a row) and DMLCPU_COL_FREE_SCRATCH(ncols) bytes of scratch. */
 typedef void (*reduce_col_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t ncols,
                               uint64_t index_base, partial *out, void *scratch);
 

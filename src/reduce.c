@@ -521,16 +521,21 @@ static void col_outputs(const reduce_plan *p, uint64_t u, const char *in, char *
  * temporary buffer. */
 #define COL_STACK_BYTES (16 * 1024)
 
+static uint64_t col_scratch_bytes(const reduce_plan *p)
+{
+    return p->ordered ? DMLCPU_COL_SCRATCH(p->col_tile) : DMLCPU_COL_FREE_SCRATCH(p->col_tile);
+}
+
 static uint64_t col_slot_bytes(const reduce_plan *p)
 {
-    uint64_t b = DMLCPU_COL_SCRATCH(p->col_tile) + (uint64_t)(1 + p->col_depth) * p->col_tile * sizeof(partial);
+    uint64_t b = col_scratch_bytes(p) + (uint64_t)(1 + p->col_depth) * p->col_tile * sizeof(partial);
     return (b + 63) & ~(uint64_t)63;
 }
 
 static void col_state_init(const reduce_plan *p, col_state *s, void *slot)
 {
     s->scratch = slot;
-    s->parts = (partial *)((char *)slot + DMLCPU_COL_SCRATCH(p->col_tile));
+    s->parts = (partial *)((char *)slot + col_scratch_bytes(p));
     s->stack = s->parts + p->col_tile;
 }
 
@@ -675,6 +680,29 @@ static uint64_t next_pow2(uint64_t v)
     return r;
 }
 
+/* Columns per column tile: the order-free kinds keep one running value per column and take
+ * whole rows (up to DMLCPU_COL_FREE_BYTES), the canonical sums 64 lanes and DMLCPU_COL_TILE. */
+static uint32_t widest_col_tile(const reduce_plan *p)
+{
+    return p->ordered ? DMLCPU_COL_TILE : DMLCPU_COL_FREE_BYTES / (uint32_t)dtype_size(p->in_type);
+}
+
+/* A parallel plan with fewer column tiles than tasks wanted: narrower tiles (multiples of 64
+ * columns, never below DMLCPU_COL_TILE) so that every thread gets several. Results do not
+ * depend on the width: the order-free kinds are exact. */
+static void narrow_col_tiles(reduce_plan *p, uint64_t outputs, uint64_t want)
+{
+    uint64_t inner = p->kept.size[p->kept.count - 1], rows = outputs / inner;
+    uint64_t per_row = (want + rows - 1) / rows;
+    uint64_t w = ((inner + per_row - 1) / per_row + 63) & ~(uint64_t)63;
+    if (w < DMLCPU_COL_TILE)
+        w = DMLCPU_COL_TILE;
+    if (w < p->col_tile) {
+        p->col_tile = (uint32_t)w;
+        p->units = rows * ((inner + w - 1) / w);
+    }
+}
+
 /* Units (outputs, or column tiles), tiles and their kind: whole units per tile when there are
  * enough of them, else aligned power-of-two groups of blocks of each unit's group. */
 static void plan_tiles(reduce_plan *p, const parallel_config *par)
@@ -693,7 +721,7 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
         while (blocks >>= 1)
             p->col_depth++;
         uint32_t inner = k->size[k->count - 1];
-        p->col_tile = inner < DMLCPU_COL_TILE ? inner : DMLCPU_COL_TILE;
+        p->col_tile = inner < widest_col_tile(p) ? inner : widest_col_tile(p);
         p->units = outputs / inner * ((inner + p->col_tile - 1) / p->col_tile);
     } else {
         p->units = outputs;
@@ -709,6 +737,8 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;
     if (want > most)
         want = most;
+    if (p->shape == SHAPE_COL && p->units < want && p->col_tile > DMLCPU_COL_TILE)
+        narrow_col_tiles(p, outputs, want);
     uint64_t nblocks = (p->n + p->block - 1) / p->block;
     bool splittable = r->count == 1 && p->shape != SHAPE_STRIDED && nblocks > 1;
     if (p->units >= want || !splittable) {

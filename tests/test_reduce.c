@@ -457,6 +457,16 @@ static void sweep_cases(const reduce_param *p)
         }
     }
 
+    /* wide columns: the order-free kinds take tiles of up to 16 KiB of a row (1024 columns for
+     * the canonical sums); widths around both edges and vector widths, odd row counts */
+    const uint32_t es = (uint32_t)ref_type_size((dmlcpu_data_type)p->type);
+    const uint32_t wide[] = {1023, 1025, 4096 / es + 15, 16384 / es - 1, 16384 / es + 1,
+                             16384 / es + 33};
+    for (uint32_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+        uint32_t sizes[2] = {(uint32_t[]){1, 3, 9, 17, 34}[tu_below(&r, 5)], wide[i]};
+        run_case(&r, p, 2, sizes, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+    }
+
     /* columns over at least 2 MiB of rows per block (the branch-free column path of ARG*) */
     for (int j = 0; j < 3; j++) {
         uint32_t sizes[2] = {4096 + 5 + tu_below(&r, 100), 600 + 17 * (uint32_t)j};
@@ -493,13 +503,13 @@ Test(reduce, signed_zero_groups)
         for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++)
             for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
                 for (int negative = 0; negative < 2; negative++)
-                    for (int column = 0; column < 2; column++) {
+                    for (int column = 0; column < 3; column++) {
                         const dmlcpu_data_type type = types[t];
                         const size_t es = ref_type_size(type);
-                        /* rows: [2, n] over axis 1; columns: [n, 3] over axis 0 */
-                        const uint32_t n = lengths[l];
-                        const uint32_t sizes[2] = {column ? n : 2, column ? 3 : n};
-                        const uint32_t osizes[2] = {column ? 1 : 2, column ? 3 : 1};
+                        /* rows: [2, n] over axis 1; columns: [n, 3] and [n, 40] over axis 0 */
+                        const uint32_t n = lengths[l], width = column == 2 ? 40 : 3;
+                        const uint32_t sizes[2] = {column ? n : 2, column ? width : n};
+                        const uint32_t osizes[2] = {column ? 1 : 2, column ? width : 1};
                         const uint32_t axis = column ? 0 : 1;
                         tu_tensor in, out;
                         tu_tensor_init(&in, type, 2, sizes);
@@ -562,7 +572,8 @@ ParameterizedTest(reduce_param *p, reduce, threads)
         {1, {300007}, 1, {0}},         /* one group of many blocks */
         {3, {5, 30000, 4}, 1, {1}},    /* middle axis */
         {3, {3, 200, 1000}, 2, {0, 2}}, /* non-adjacent axes */
-        {2, {100000, 3}, 1, {1}}        /* many tiny rows */
+        {2, {100000, 3}, 1, {1}},       /* many tiny rows */
+        {2, {301, 9000}, 1, {0}}        /* wide columns: tiles narrowed for threads */
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         run_case(&r, p, shapes[s].rank, shapes[s].sizes, shapes[s].axis_count, shapes[s].axes,

@@ -200,6 +200,61 @@ static inline size_t narrow_accs(size_t K, size_t E)
     }                                                                                              \
     acc[v] = a;
 
+/* Float MIN/MAX columns where the ISA has a lanewise operation RANGE that is exact for numbers
+ * (-0 < +0) but not for NaN: the tile folds with RANGE alone and only notes whether a NaN went
+ * by; a tile that saw one folds again with the exact OP. Half the operations of OP per element:
+ * f32 MAX over axis 0 of [4096,4096] went from 0.6 to 0.8 of the read ceiling. */
+#define FR_G 8 /* rows per group: 4 measured 2% slower, 16 2.5x slower */
+#define DEF_COL_FRANGE(NAME, T, S, ID, OP, RANGE, FIELD)                                           \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
+                     partial *out, void *scratch)                                                  \
+    {                                                                                              \
+        const char *x = xv;                                                                        \
+        const size_t E = EPV_##S, nv = (K + E - 1) / E;                                            \
+        const vec_##S id = ID();                                                                   \
+        vec_##S *acc = scratch;                                                                    \
+        (void)index_base;                                                                          \
+        if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                          \
+            rs == (ptrdiff_t)(K * sizeof(T))) {                                                    \
+            COL_FOLD_NARROW(T, S, MAP_ID, OP, FIELD);                                              \
+            return;                                                                                \
+        }                                                                                          \
+        for (size_t v = 0; v < nv; v++)                                                            \
+            acc[v] = id;                                                                           \
+        nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                                \
+        COL_WALK(FR_G, COL_FRANGE_BODY, T, S, RANGE);                                                 \
+        if (nz_any_##S(nz_or(nz_or(nz[0], nz[1]), nz_or(nz[2], nz[3])))) {                         \
+            for (size_t v = 0; v < nv; v++)                                                        \
+                acc[v] = id;                                                                       \
+            COL_WALK(8, COL_FOLD_BODY, T, S, MAP_ID, OP);                                          \
+        }                                                                                          \
+        for (size_t v = 0; v * E < K; v++) {                                                       \
+            lane_##S t[EPV_##S];                                                                   \
+            st_##S(t, acc[v]);                                                                     \
+            for (size_t k = v * E; k < K && k < (v + 1) * E; k++)                                  \
+                out[k].v.FIELD = t[k - v * E];                                                     \
+        }                                                                                          \
+    }
+#define COL_FRANGE_BODY(T, S, RANGE, LD)                                                           \
+    vec_##S a = acc[v];                                                                            \
+    if (rn == FR_G) {                                                                              \
+        _Pragma("GCC unroll 8") for (int i = 0; i < FR_G; i += 2) {                                \
+            vec_##S x0 = LD(S, COL_AT(T, i), cn, id), x1 = LD(S, COL_AT(T, i + 1), cn, id);        \
+            KEEP(x0);                                                                              \
+            KEEP(x1);                                                                              \
+            nz[i / 2 % 4] = nz_add_##S(nz[i / 2 % 4], x0, x1);                                     \
+            a = RANGE(a, RANGE(x0, x1));                                                           \
+        }                                                                                          \
+    } else {                                                                                       \
+        for (size_t i = 0; i < rn; i++) {                                                          \
+            vec_##S x0 = LD(S, COL_AT(T, i), cn, id);                                              \
+            KEEP(x0);                                                                              \
+            nz[0] = nz_add_##S(nz[0], x0, x0);                                                     \
+            a = RANGE(a, x0);                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    acc[v] = a;
+
 /* ---- MIN / MAX of floats (IEEE 754-2019: any NaN gives NaN, -0 < +0), on the bits as integers:
  * non-negative floats order like their bits as signed integers and lie above every negative;
  * negative floats order in reverse of their bits. MAX keeps the signed max (the answer when it is

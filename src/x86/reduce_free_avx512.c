@@ -195,6 +195,13 @@ DEF_CIDS()
         const MT u = _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q);                                    \
         return _mm512_mask_add_##P(_mm512_range_##P(a, b, 0x04), u, a, b);                         \
     }
+/* The same without the NaN fix (for DEF_COL_FRANGE, which checks for NaN on its own). */
+#define DEF_RANGE(S, P)                                                                            \
+    static inline vec_##S rmax_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x05); }  \
+    static inline vec_##S rmin_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x04); }
+DEF_RANGE(f32, ps)
+DEF_RANGE(f16, ps)
+DEF_RANGE(f64, pd)
 DEF_MINMAX754(f32, ps, __mmask16)
 DEF_MINMAX754(f16, ps, __mmask16)
 DEF_MINMAX754(f64, pd, __mmask8)
@@ -255,13 +262,13 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
     X(RK_MIN, INT64, reduce_row_min_i64_avx512, reduce_col_min_i64_avx512, FOLD, int64_t, i64, hi_i64, MAP_ID, min_i64, hmin_i64, i64) \
     X(RK_MIN, UINT64, reduce_row_min_u64_avx512, reduce_col_min_u64_avx512, FOLD, uint64_t, u64, hi_u64, MAP_ID, min_u64, hmin_u64, u64) \
     /* float MIN / MAX: T, suffix, fill, three (operation, integer type) accumulators, result,     \
-     * field, then the exact lanewise operation of the column kernel */                            \
-    X(RK_MAX, FLOAT32, reduce_row_max_f32_avx512, reduce_col_max_f32_avx512, FMMV, float, f32, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f32) \
-    X(RK_MAX, FLOAT16, reduce_row_max_f16_avx512, reduce_col_max_f16_avx512, FMMV, uint16_t, f16, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f16) \
-    X(RK_MAX, FLOAT64, reduce_row_max_f64_avx512, reduce_col_max_f64_avx512, FMMV, double, f64, lo, max, i64, min, i64, max, u64, fmax_bits64, f64, max754_f64) \
-    X(RK_MIN, FLOAT32, reduce_row_min_f32_avx512, reduce_col_min_f32_avx512, FMMV, float, f32, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f32) \
-    X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMMV, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f16) \
-    X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMMV, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64, min754_f64)
+     * field, then the exact lanewise operation of the column kernel and VRANGE */                            \
+    X(RK_MAX, FLOAT32, reduce_row_max_f32_avx512, reduce_col_max_f32_avx512, FMMV, float, f32, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f32, rmax_f32) \
+    X(RK_MAX, FLOAT16, reduce_row_max_f16_avx512, reduce_col_max_f16_avx512, FMMV, uint16_t, f16, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f16, rmax_f16) \
+    X(RK_MAX, FLOAT64, reduce_row_max_f64_avx512, reduce_col_max_f64_avx512, FMMV, double, f64, lo, max, i64, min, i64, max, u64, fmax_bits64, f64, max754_f64, rmax_f64) \
+    X(RK_MIN, FLOAT32, reduce_row_min_f32_avx512, reduce_col_min_f32_avx512, FMMV, float, f32, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f32, rmin_f32) \
+    X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMMV, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f16, rmin_f16) \
+    X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMMV, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64, min754_f64, rmin_f64)
 
 /* ARG*: T, suffix, field; the kind adds extreme, test, LAST and fill. */
 #define FREE_ARG_TYPES(X, KIND, K, ...)                                                            \
@@ -284,10 +291,11 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
 
 #define DEF_FOLD(ROW, COL, ...) DEF_ROW_FOLD(ROW, __VA_ARGS__) DEF_COL_FOLD(COL, __VA_ARGS__)
 /* float MIN/MAX: rows keep three integer accumulators (one operation each, fastest in cache);
- * columns, whose running values live in the scratch buffer, keep one (VRANGE and a NaN fix) */
-#define DEF_FMMV(ROW, COL, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD, OP)                     \
+ * columns, whose running values live in the scratch buffer, keep one (VRANGE, NaN checked
+ * apart) */
+#define DEF_FMMV(ROW, COL, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD, OP, RANGE)              \
     DEF_ROW_FMM(ROW, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                               \
-    DEF_COL_FOLD(COL, T, S, FILL##_##S, MAP_ID, OP, OP, FIELD)
+    DEF_COL_FRANGE(COL, T, S, FILL##_##S, OP, RANGE, FIELD)
 #define DEF_ARG(ROW, COL, ...) DEF_ROW_ARG(ROW, __VA_ARGS__) DEF_COL_ARG(COL, __VA_ARGS__)
 #define DEFINE_KERNELS(KIND, TYPE, ROW, COL, FAMILY, ...) DEF_##FAMILY(ROW, COL, __VA_ARGS__)
 FREE_KERNELS(DEFINE_KERNELS)
