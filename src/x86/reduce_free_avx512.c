@@ -207,6 +207,13 @@ DEF_CIDS()
         const MT u = _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q);                                    \
         return _mm512_mask_add_##P(_mm512_range_##P(a, b, 0x04), u, a, b);                         \
     }
+/* The same without the NaN fix, for kernels that find NaN otherwise. */
+#define DEF_RNG754(S, P)                                                                           \
+    static inline vec_##S rng_max754_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x05); } \
+    static inline vec_##S rng_min754_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x04); }
+DEF_RNG754(f32, ps)
+DEF_RNG754(f16, ps)
+DEF_RNG754(f64, pd)
 DEF_MINMAX754(f32, ps, __mmask16)
 DEF_MINMAX754(f16, ps, __mmask16)
 DEF_MINMAX754(f64, pd, __mmask8)
@@ -300,7 +307,7 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
  * columns, whose running values live in the scratch buffer, keep one (VRANGE and a NaN fix) */
 #define DEF_FMMV(ROW, COL, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD, OP)                     \
     DEF_ROW_FMM(ROW, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                               \
-    DEF_ROWS_FMM(ROW##_rows, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                       \
+    DEF_ROWS_RNG(ROW##_rows, T, S, FILL, rng_##OP, FIELD)                                          \
     DEF_COL_FOLD(COL, T, S, FILL##_##S, MAP_ID, OP, OP, FIELD)
 #define DEF_ARG(ROW, COL, ...)                                                                     \
     DEF_ROW_ARG(ROW, __VA_ARGS__) DEF_ROWS_ARG(ROW##_rows, ROW, __VA_ARGS__) DEF_COL_ARG(COL, __VA_ARGS__)
