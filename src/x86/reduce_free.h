@@ -337,6 +337,15 @@ static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
     return j * E + 63 - (size_t)__builtin_clzll(b[j]);
 }
 
+/* The same over ARG_CH masks without a data-dependent branch (the multi-row kernels search one
+ * chunk per row: a loop that stops at the first non-empty mask mispredicted on most rows). nz
+ * has bit j set where b[j] is not 0. */
+static inline size_t pick_bit_nb(const uint64_t *b, unsigned nz, size_t E, int last)
+{
+    const size_t j = last ? 31 - (size_t)__builtin_clz(nz) : (size_t)__builtin_ctz(nz);
+    return j * E + (last ? 63 - (size_t)__builtin_clzll(b[j]) : (size_t)__builtin_ctzll(b[j]));
+}
+
 /* The same over the four masks of a short row; one word when they fit in 64 bits. */
 static inline size_t pick4(const uint64_t *b, size_t E, int last)
 {
@@ -874,6 +883,11 @@ static inline size_t rows_slot(size_t i, size_t G)
         vec_##S bests[G], ext[G];                                                                  \
         cvec_##S cids[G];                                                                          \
         unsigned nanrows = 0;                                                                      \
+        if (n <= 4 * E) { /* the row kernel's short path is cheaper than the chunk pass */         \
+            for (size_t r = 0; r < nrows; r++)                                                     \
+                ROWK((const char *)xv + (ptrdiff_t)r * rs, n, 0, out + r);                         \
+            return;                                                                                \
+        }                                                                                          \
         ROWS_WALK(T, G, ROW_ARG_VECS(T, S, EXT, BEAT), ext[r] = fill;, ROWS_ARG_END(NAME, ROWK, T, S, LAST, FIELD)) \
     }
 #define ROW_ARG_VECS(T, S, EXT, BEAT)                                                              \
@@ -907,10 +921,15 @@ static inline size_t rows_slot(size_t i, size_t G)
             const T *q = p + k * CH;                                                               \
             const size_t cn = MIN_SZ(CH, n - k * CH);                                              \
             uint64_t b[ARG_CH];                                                                    \
-            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++)                               \
-                b[j] = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);               \
+            unsigned nz = 0;                                                                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                             \
+                uint64_t bj = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);        \
+                __asm__("" : "+r"(bj)); /* not a vector compare of b reloaded: a stalled load */   \
+                b[j] = bj;                                                                         \
+                nz |= (unsigned)(bj != 0) << j;                                                    \
+            }                                                                                      \
             out[r0 + r].v.FIELD = x;                                                               \
-            out[r0 + r].aux.idx = k * CH + pick_bit(b, ARG_CH, E, LAST);                           \
+            out[r0 + r].aux.idx = k * CH + pick_bit_nb(b, nz, E, LAST);                            \
         }                                                                                          \
         nanrows = 0;                                                                               \
     }
