@@ -402,6 +402,41 @@ static void one_run(const reduce_plan *p, const char *in, char *out, void *state
  * consecutive outputs along the innermost kept dim, up to ROWS_BATCH at a time. */
 #define ROWS_BATCH 64
 
+/* The outputs of a multi-row batch. Values that need no finalize step are stored as they are,
+ * by element size: finish per element cost more than the kernel's work on short rows. */
+#define STORE_PARTS(CT, EXPR)                                                                      \
+    for (size_t j = 0; j < cnt; j++) {                                                             \
+        const CT v_ = (CT)(EXPR);                                                                  \
+        memcpy(out + (ptrdiff_t)j * os, &v_, sizeof v_);                                           \
+    }
+static void store_parts(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
+                        ptrdiff_t os)
+{
+    const bool arg = p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST;
+    if (arg) {
+        switch (dtype_size(p->out_type)) {
+        case 4: STORE_PARTS(uint32_t, parts[j].aux.idx); return;
+        default: STORE_PARTS(uint64_t, parts[j].aux.idx); return;
+        }
+    }
+    if (p->finalize == FIN_NONE) {
+        switch (p->in_type) {
+        case DMLCPU_DATA_TYPE_FLOAT32: STORE_PARTS(float, parts[j].v.f32); return;
+        case DMLCPU_DATA_TYPE_FLOAT64: STORE_PARTS(double, parts[j].v.f64); return;
+        case DMLCPU_DATA_TYPE_FLOAT16: break;
+        default: /* integers: sums wrap, MIN/MAX are exact; narrowing keeps the low bits */
+            switch (dtype_size(p->in_type)) {
+            case 1: STORE_PARTS(uint8_t, parts[j].v.u64); return;
+            case 2: STORE_PARTS(uint16_t, parts[j].v.u64); return;
+            case 4: STORE_PARTS(uint32_t, parts[j].v.u64); return;
+            default: STORE_PARTS(uint64_t, parts[j].v.u64); return;
+            }
+        }
+    }
+    for (size_t j = 0; j < cnt; j++)
+        finish(p, parts[j], out + (ptrdiff_t)j * os);
+}
+
 static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64_t u0, uint64_t u1)
 {
     const norm_dims *k = &p->kept;
@@ -418,17 +453,7 @@ static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64
         ptrdiff_t io, oo;
         kept_offsets(p, k->count, u, &io, &oo);
         p->rows(in + io, is, (size_t)cnt, (size_t)p->n, parts);
-        /* plain f32 / f64 sums store the value: finish per element cost more than the tree */
-        if (p->finalize == FIN_NONE && p->in_type == DMLCPU_DATA_TYPE_FLOAT32) {
-            for (size_t j = 0; j < cnt; j++)
-                memcpy(out + oo + (ptrdiff_t)j * os, &parts[j].v.f32, 4);
-        } else if (p->finalize == FIN_NONE && p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
-            for (size_t j = 0; j < cnt; j++)
-                memcpy(out + oo + (ptrdiff_t)j * os, &parts[j].v.f64, 8);
-        } else {
-            for (size_t j = 0; j < cnt; j++)
-                finish(p, parts[j], out + oo + (ptrdiff_t)j * os);
-        }
+        store_parts(p, parts, (size_t)cnt, out + oo, os);
         u += cnt;
     }
 }

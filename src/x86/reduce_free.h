@@ -392,6 +392,15 @@ static inline size_t pick_bit(const uint64_t *b, size_t nb, size_t E, int last)
     return j * E + 63 - (size_t)__builtin_clzll(b[j]);
 }
 
+/* The same over ARG_CH masks without a data-dependent branch (the multi-row kernels search one
+ * chunk per row: a loop that stops at the first non-empty mask mispredicted on most rows). nz
+ * has bit j set where b[j] is not 0. */
+static inline size_t pick_bit_nb(const uint64_t *b, unsigned nz, size_t E, int last)
+{
+    const size_t j = last ? 31 - (size_t)__builtin_clz(nz) : (size_t)__builtin_ctz(nz);
+    return j * E + (last ? 63 - (size_t)__builtin_clzll(b[j]) : (size_t)__builtin_ctzll(b[j]));
+}
+
 /* The same over the four masks of a short row; one word when they fit in 64 bits. */
 static inline size_t pick4(const uint64_t *b, size_t E, int last)
 {
@@ -723,6 +732,261 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                 out[k].aux.idx = index_base + ti[k - v * E];                                       \
             }                                                                                      \
         }                                                                                          \
+    }
+
+
+/* ---- many short rows (multi-row kernels, groups of at most one block): each row folds into
+ * one vector, then the folds over the lanes of RG rows run together. A step takes two vectors a
+ * and b of the group and folds a's halves (of 2d bytes) into the lower d bytes, b's into the
+ * upper d: OP([a0 b1], [a1 b0]) with one blend each way and one swap, so a step costs about one
+ * operation per pair of rows instead of one per row. From d = VEC_BYTES/2 down to 4 bytes (8
+ * for 64-bit lanes) RG vectors become one, with row i in group bitrev(i); narrower lanes fold
+ * within their 4-byte group after. The ISA defines VEC_BYTES, ivec, and group_blend(a, b, d):
+ * b in the upper d bytes of each 2d, a elsewhere. ---- */
+
+#define ROWS_GB(LB) ((LB) < 4 ? 4 : (LB))  /* bytes per row in the folded vector */
+#define ROWS_G(LB) (VEC_BYTES / ROWS_GB(LB)) /* rows folded together */
+
+/* The group that holds row i of G (a power of two, at most 16): i with its bits reversed. */
+static inline size_t rows_slot(size_t i, size_t G)
+{
+    static const uint8_t rev16[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+    return rev16[i] >> (4 - __builtin_ctzll(G));
+}
+
+/* v[0..G) folded as above; returns the vector of the G rows' folds. */
+#define DEF_TFOLD(NAME, S, OP)                                                                     \
+    static inline vec_##S NAME(vec_##S *v)                                                         \
+    {                                                                                              \
+        enum { LB = sizeof(lane_##S), GB = ROWS_GB(LB) };                                          \
+        _Pragma("GCC unroll 4") for (int c = ROWS_G(LB), d = VEC_BYTES / 2; c > 1; c /= 2, d /= 2) \
+            _Pragma("GCC unroll 8") for (int i = 0; i < c / 2; i++) {                              \
+                const ivec a = bi_##S(v[2 * i]), b = bi_##S(v[2 * i + 1]);                         \
+                v[i] = OP(ib_##S(group_blend(a, b, d)), ib_##S(swap_groups(group_blend(b, a, d), d))); \
+            }                                                                                      \
+        _Pragma("GCC unroll 2") for (int d = GB / 2; d >= LB; d /= 2)                              \
+            v[0] = OP(v[0], ib_##S(swap_groups(bi_##S(v[0]), d)));                                 \
+        return v[0];                                                                               \
+    }
+
+/* Walks the rows in batches of G: ROW_BODY stores the vector(s) of row r of the batch (at p, n
+ * elements), PAD those of a missing row r >= rn, BATCH_END folds and writes out[r0, r0 + rn). */
+#define ROWS_WALK(T, G, ROW_BODY, PAD, BATCH_END)                                                  \
+    for (size_t r0 = 0; r0 < nrows; r0 += (G)) {                                                   \
+        const size_t rn = MIN_SZ((G), nrows - r0);                                                 \
+        for (size_t r = 0; r < rn; r++) {                                                          \
+            const T *p = (const T *)((const char *)xv + (ptrdiff_t)(r0 + r) * rs);                 \
+            ROW_BODY                                                                               \
+        }                                                                                          \
+        for (size_t r = rn; r < (G); r++) {                                                        \
+            PAD                                                                                    \
+        }                                                                                          \
+        BATCH_END                                                                                  \
+    }
+
+/* One row's lanewise fold into vector R, four independent chains. */
+#define ROW_FOLD_VEC(S, MAP, OP, R)                                                                \
+    {                                                                                              \
+        vec_##S a0 = id, a1 = id, a2 = id, a3 = id;                                                \
+        size_t i = 0;                                                                              \
+        for (; i + 4 * E <= n; i += 4 * E) {                                                       \
+            a0 = OP(a0, MAP(ld_##S(p + i)));                                                       \
+            a1 = OP(a1, MAP(ld_##S(p + i + E)));                                                   \
+            a2 = OP(a2, MAP(ld_##S(p + i + 2 * E)));                                               \
+            a3 = OP(a3, MAP(ld_##S(p + i + 3 * E)));                                               \
+        }                                                                                          \
+        for (; i + E <= n; i += E)                                                                 \
+            a0 = OP(a0, MAP(ld_##S(p + i)));                                                       \
+        if (i < n)                                                                                 \
+            a1 = OP(a1, MAP(ldn_##S(p + i, n - i, id)));                                           \
+        R = OP(OP(a0, a1), OP(a2, a3));                                                            \
+    }
+
+#define DEF_ROWS_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                         \
+    DEF_TFOLD(NAME##_fold, S, OP)                                                                  \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out)           \
+    {                                                                                              \
+        enum { LB = sizeof(lane_##S), G = ROWS_G(LB) };                                            \
+        const size_t E = EPV_##S;                                                                  \
+        const vec_##S id = ID();                                                                   \
+        vec_##S acc[G];                                                                            \
+        ROWS_WALK(T, G, ROW_FOLD_VEC(S, MAP, OP, acc[r]), acc[r] = id;,                                          \
+                  {                                                                                \
+                      lane_##S t[EPV_##S];                                                         \
+                      st_##S(t, NAME##_fold(acc));                                                 \
+                      for (size_t r = 0; r < rn; r++)                                              \
+                          out[r0 + r].v.FIELD = t[rows_slot(r, G) * (ROWS_GB(LB) / LB)];           \
+                  })                                                                               \
+    }
+
+/* Float MIN/MAX: the three integer accumulators of DEF_ROW_FMM per row, each folded. */
+#define DEF_ROWS_FMM(NAME, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                         \
+    DEF_TFOLD(NAME##_f1, S1, O1##_##S1)                                                            \
+    DEF_TFOLD(NAME##_f2, S2, O2##_##S2)                                                            \
+    DEF_TFOLD(NAME##_f3, S3, O3##_##S3)                                                            \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out)           \
+    {                                                                                              \
+        enum { LB = sizeof(lane_##S1), G = ROWS_G(LB) };                                           \
+        const size_t E = EPV_##S;                                                                  \
+        const vec_##S fill = FILL##_##S();                                                         \
+        vec_##S1 c1[G];                                                                            \
+        vec_##S2 c2[G];                                                                            \
+        vec_##S3 c3[G];                                                                            \
+        ROWS_WALK(T, G, ROW_FMM_VECS(T, S, O1, S1, O2, S2, O3, S3), c1[r] = c2[r] = c3[r] = bi_##S(fill);,                                \
+                  {                                                                                \
+                      lane_##S1 t1[EPV_##S];                                                       \
+                      lane_##S2 t2[EPV_##S];                                                       \
+                      lane_##S3 t3[EPV_##S];                                                       \
+                      st_##S1(t1, NAME##_f1(c1));                                                  \
+                      st_##S2(t2, NAME##_f2(c2));                                                  \
+                      st_##S3(t3, NAME##_f3(c3));                                                  \
+                      for (size_t r = 0; r < rn; r++) {                                            \
+                          const size_t k = rows_slot(r, G);                                        \
+                          out[r0 + r].v.FIELD = RES(t1[k], t2[k], t3[k]);                          \
+                      }                                                                            \
+                  })                                                                               \
+    }
+#define ROW_FMM_VECS(T, S, O1, S1, O2, S2, O3, S3)                                                 \
+    {                                                                                              \
+        vec_##S1 a1 = bi_##S(fill), a2 = a1, a3 = a1;                                              \
+        size_t i = 0;                                                                              \
+        for (; i + 4 * E <= n; i += 4 * E) {                                                       \
+            vec_##S1 x0 = bi_##S(ld_##S(p + i)), x1 = bi_##S(ld_##S(p + i + E));                   \
+            vec_##S1 x2 = bi_##S(ld_##S(p + i + 2 * E)), x3 = bi_##S(ld_##S(p + i + 3 * E));       \
+            KEEP(x0);                                                                              \
+            KEEP(x1);                                                                              \
+            KEEP(x2);                                                                              \
+            KEEP(x3);                                                                              \
+            a1 = O1##_##S1(a1, O1##_##S1(O1##_##S1(x0, x1), O1##_##S1(x2, x3)));                   \
+            a2 = O2##_##S2(a2, O2##_##S2(O2##_##S2(x0, x1), O2##_##S2(x2, x3)));                   \
+            a3 = O3##_##S3(a3, O3##_##S3(O3##_##S3(x0, x1), O3##_##S3(x2, x3)));                   \
+        }                                                                                          \
+        for (; i < n; i += E) {                                                                    \
+            vec_##S1 x0 = bi_##S(i + E <= n ? ld_##S(p + i) : ldn_##S(p + i, n - i, fill));        \
+            KEEP(x0);                                                                              \
+            a1 = O1##_##S1(a1, x0);                                                                \
+            a2 = O2##_##S2(a2, x0);                                                                \
+            a3 = O3##_##S3(a3, x0);                                                                \
+        }                                                                                          \
+        c1[r] = a1;                                                                                \
+        c2[r] = a2;                                                                                \
+        c3[r] = a3;                                                                                \
+    }
+
+/* Float MIN/MAX where the ISA has RNG, a lanewise operation exact except for NaN (VRANGE): one
+ * operation per vector, and unordered compares, ORed, find the NaN rows. (Ordered compares that
+ * narrow one mask, as in the ARG* rows, made the chain of masks the limit: 58% of the read
+ * ceiling instead of 80% for [256,512] FLOAT32.) */
+#define DEF_ROWS_RNG(NAME, T, S, FILL, RNG, FIELD)                                                 \
+    DEF_TFOLD(NAME##_fold, S, RNG)                                                                 \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out)           \
+    {                                                                                              \
+        enum { LB = sizeof(lane_##S), G = ROWS_G(LB) };                                            \
+        const size_t E = EPV_##S;                                                                  \
+        const vec_##S fill = FILL##_##S();                                                         \
+        vec_##S acc[G];                                                                            \
+        unsigned nanrows = 0;                                                                      \
+        ROWS_WALK(T, G, ROW_RNG_VEC(S, RNG), acc[r] = fill;,                                       \
+                  {                                                                                \
+                      lane_##S t[EPV_##S];                                                         \
+                      st_##S(t, NAME##_fold(acc));                                                 \
+                      for (size_t r = 0; r < rn; r++)                                              \
+                          out[r0 + r].v.FIELD = nanrows >> r & 1 ? (lane_##S)NAN                   \
+                                                                 : t[rows_slot(r, G) * (ROWS_GB(LB) / LB)]; \
+                      nanrows = 0;                                                                 \
+                  })                                                                               \
+    }
+#define ROW_RNG_VEC(S, RNG)                                                                        \
+    {                                                                                              \
+        vec_##S a0 = fill, a1 = fill, a2 = fill, a3 = fill;                                        \
+        lmask nm = lm_zero();                                                                      \
+        size_t i = 0;                                                                              \
+        for (; i + 4 * E <= n; i += 4 * E) {                                                       \
+            vec_##S x0 = ld_##S(p + i), x1 = ld_##S(p + i + E);                                    \
+            vec_##S x2 = ld_##S(p + i + 2 * E), x3 = ld_##S(p + i + 3 * E);                        \
+            KEEP(x0);                                                                              \
+            KEEP(x1);                                                                              \
+            KEEP(x2);                                                                              \
+            KEEP(x3);                                                                              \
+            nm = lm_or(nm, lm_or(nan_##S(x0, x1), nan_##S(x2, x3)));                               \
+            a0 = RNG(a0, x0);                                                                      \
+            a1 = RNG(a1, x1);                                                                      \
+            a2 = RNG(a2, x2);                                                                      \
+            a3 = RNG(a3, x3);                                                                      \
+        }                                                                                          \
+        for (; i < n; i += E) {                                                                    \
+            vec_##S x0 = i + E <= n ? ld_##S(p + i) : ldn_##S(p + i, n - i, fill);                 \
+            KEEP(x0);                                                                              \
+            nm = lm_or(nm, nan_##S(x0, x0));                                                       \
+            a0 = RNG(a0, x0);                                                                      \
+        }                                                                                          \
+        if (lm_any(nm))                                                                            \
+            nanrows |= 1u << r;                                                                    \
+        acc[r] = RNG(RNG(a0, a1), RNG(a2, a3));                                                    \
+    }
+
+/* ARG*: per row the chunk pass of DEF_ROW_ARG (best value and chunk per lane); then per batch
+ * the rows' extremes, and per row the first (last) chunk whose lane holds its extreme, by
+ * folds; only that chunk is searched. A row with a NaN goes to the row kernel ROWK. */
+#define DEF_ROWS_ARG(NAME, ROWK, T, S, EXT, BEAT, LAST, FILL, FIELD)                               \
+    DEF_TFOLD(NAME##_ext, S, EXT##_##S)                                                            \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out)           \
+    {                                                                                              \
+        enum { LB = sizeof(lane_##S), G = ROWS_G(LB) };                                            \
+        const size_t E = EPV_##S, CH = ARG_CH * EPV_##S;                                           \
+        const vec_##S fill = FILL##_##S();                                                         \
+        vec_##S bests[G], ext[G];                                                                  \
+        cvec_##S cids[G];                                                                          \
+        unsigned nanrows = 0;                                                                      \
+        if (n <= 4 * E) { /* the row kernel's short path is cheaper than the chunk pass */         \
+            for (size_t r = 0; r < nrows; r++)                                                     \
+                ROWK((const char *)xv + (ptrdiff_t)r * rs, n, 0, out + r);                         \
+            return;                                                                                \
+        }                                                                                          \
+        ROWS_WALK(T, G, ROW_ARG_VECS(T, S, EXT, BEAT), ext[r] = fill;, ROWS_ARG_END(NAME, ROWK, T, S, LAST, FIELD)) \
+    }
+#define ROW_ARG_VECS(T, S, EXT, BEAT)                                                              \
+    {                                                                                              \
+        vec_##S best = fill;                                                                       \
+        cvec_##S cid = cid_zero_##S(), kv = cid;                                                   \
+        nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                       \
+        size_t k = 0;                                                                              \
+        for (; (k + 1) * CH <= n; k++)                                                             \
+            ARG_CHUNK(T, S, EXT, BEAT, CH);                                                        \
+        if (k * CH < n)                                                                            \
+            ARG_CHUNK(T, S, EXT, BEAT, n - k * CH);                                                \
+        if (NAN_##S && nz_any_##S(nz_or(nz_or(nz[0], nz[1]), nz_or(nz[2], nz[3]))))                \
+            nanrows |= 1u << r;                                                                    \
+        bests[r] = ext[r] = best;                                                                  \
+        cids[r] = cid;                                                                             \
+    }
+#define ROWS_ARG_END(NAME, ROWK, T, S, LAST, FIELD)                                                \
+    {                                                                                              \
+        lane_##S xt[EPV_##S];                                                                      \
+        st_##S(xt, NAME##_ext(ext));                                                               \
+        for (size_t r = 0; r < rn; r++) {                                                          \
+            const T *p = (const T *)((const char *)xv + (ptrdiff_t)(r0 + r) * rs);                 \
+            if (nanrows >> r & 1) {                                                                \
+                ROWK(p, n, 0, out + r0 + r);                                                       \
+                continue;                                                                          \
+            }                                                                                      \
+            const lane_##S x = xt[rows_slot(r, G) * (ROWS_GB(LB) / LB)];                           \
+            const vec_##S ex = bc_##S(x);                                                          \
+            const size_t k = cid_pick_##S(cids[r], eq_##S(bests[r], ex), LAST);                    \
+            const T *q = p + k * CH;                                                               \
+            const size_t cn = MIN_SZ(CH, n - k * CH);                                              \
+            uint64_t b[ARG_CH];                                                                    \
+            unsigned nz = 0;                                                                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                             \
+                uint64_t bj = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);        \
+                __asm__("" : "+r"(bj)); /* not a vector compare of b reloaded: a stalled load */   \
+                b[j] = bj;                                                                         \
+                nz |= (unsigned)(bj != 0) << j;                                                    \
+            }                                                                                      \
+            out[r0 + r].v.FIELD = x;                                                               \
+            out[r0 + r].aux.idx = k * CH + pick_bit_nb(b, nz, E, LAST);                            \
+        }                                                                                          \
+        nanrows = 0;                                                                               \
     }
 
 #endif

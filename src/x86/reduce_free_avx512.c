@@ -32,9 +32,19 @@ static inline __m512i swap_groups(__m512i v, int d)
     case 16: return _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(2, 3, 0, 1));
     case 8: return _mm512_shuffle_epi32(v, _MM_PERM_BADC);
     case 4: return _mm512_shuffle_epi32(v, _MM_PERM_CDAB);
-    case 2: return _mm512_shuffle_epi8(v, _mm512_set1_epi32(0x01000302));
-    default: return _mm512_shuffle_epi8(v, _mm512_set1_epi32(0x02030001));
+    case 2: return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)));
+    default: return _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
     }
+}
+
+/* Multi-row folds: b in the upper d bytes of each 2d, a elsewhere. */
+#define VEC_BYTES 64
+typedef __m512i ivec;
+static inline __m512i group_blend(__m512i a, __m512i b, int d)
+{
+    static const uint64_t m[6] = {0xAAAAAAAAAAAAAAAAu, 0xCCCCCCCCCCCCCCCCu, 0xF0F0F0F0F0F0F0F0u,
+                                  0xFF00FF00FF00FF00u, 0xFFFF0000FFFF0000u, 0xFFFFFFFF00000000u};
+    return _mm512_mask_blend_epi8(m[__builtin_ctz((unsigned)d)], a, b);
 }
 
 /* ---- index vectors: row numbers per lane, 16-bit lanes for 8- and 16-bit types ---- */
@@ -124,6 +134,7 @@ DEF_IDX(w64, SET1_W64, _mm512_mask_mov_epi64, __mmask8)
     }                                                                                              \
     static inline void st_##S(T *d, vec_##S v) { _mm512_storeu_si512(d, v); }                      \
     static inline vec_##S dup_##S(size_t x) { return _mm512_set1_##E((T)x); }                      \
+    static inline vec_##S bc_##S(T x) { return _mm512_set1_##E(x); }                               \
     static inline vec_##S inc_##S(vec_##S v) { return _mm512_add_##E(v, _mm512_set1_##E(1)); }     \
     static inline vec_##S lo_##S(void) { return _mm512_set1_##E((T)(LO)); }                        \
     static inline vec_##S hi_##S(void) { return _mm512_set1_##E((T)(HI)); }                        \
@@ -152,6 +163,7 @@ DEF_INT(u64, uint64_t, 8, w64, epi64, epu64, 0, UINT64_MAX)
     static inline vec_##S lo_##S(void) { return _mm512_set1_##P(-INFINITY); }                      \
     static inline vec_##S hi_##S(void) { return _mm512_set1_##P(INFINITY); }                       \
     static inline vec_##S qnan_##S(void) { return _mm512_set1_##P(NAN); }                          \
+    static inline vec_##S bc_##S(L x) { return _mm512_set1_##P(x); }                               \
     static inline lmask nan_##S(vec_##S a, vec_##S b) { return _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q); } \
     static inline nzacc nz_add_##S(nzacc z, vec_##S a, vec_##S b)                                  \
     {                                                                                              \
@@ -195,13 +207,13 @@ DEF_CIDS()
         const MT u = _mm512_cmp_##P##_mask(a, b, _CMP_UNORD_Q);                                    \
         return _mm512_mask_add_##P(_mm512_range_##P(a, b, 0x04), u, a, b);                         \
     }
-/* The same without the NaN fix (for DEF_COL_FRANGE, which checks for NaN on its own). */
-#define DEF_RANGE(S, P)                                                                            \
-    static inline vec_##S rmax_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x05); }  \
-    static inline vec_##S rmin_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x04); }
-DEF_RANGE(f32, ps)
-DEF_RANGE(f16, ps)
-DEF_RANGE(f64, pd)
+/* The same without the NaN fix, for kernels that find NaN otherwise. */
+#define DEF_RNG754(S, P)                                                                           \
+    static inline vec_##S rng_max754_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x05); } \
+    static inline vec_##S rng_min754_##S(vec_##S a, vec_##S b) { return _mm512_range_##P(a, b, 0x04); }
+DEF_RNG754(f32, ps)
+DEF_RNG754(f16, ps)
+DEF_RNG754(f64, pd)
 DEF_MINMAX754(f32, ps, __mmask16)
 DEF_MINMAX754(f16, ps, __mmask16)
 DEF_MINMAX754(f64, pd, __mmask8)
@@ -263,12 +275,12 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
     X(RK_MIN, UINT64, reduce_row_min_u64_avx512, reduce_col_min_u64_avx512, FOLD, uint64_t, u64, hi_u64, MAP_ID, min_u64, hmin_u64, u64) \
     /* float MIN / MAX: T, suffix, fill, three (operation, integer type) accumulators, result,     \
      * field, then the exact lanewise operation of the column kernel and VRANGE */                            \
-    X(RK_MAX, FLOAT32, reduce_row_max_f32_avx512, reduce_col_max_f32_avx512, FMMV, float, f32, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f32, rmax_f32) \
-    X(RK_MAX, FLOAT16, reduce_row_max_f16_avx512, reduce_col_max_f16_avx512, FMMV, uint16_t, f16, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f16, rmax_f16) \
-    X(RK_MAX, FLOAT64, reduce_row_max_f64_avx512, reduce_col_max_f64_avx512, FMMV, double, f64, lo, max, i64, min, i64, max, u64, fmax_bits64, f64, max754_f64, rmax_f64) \
-    X(RK_MIN, FLOAT32, reduce_row_min_f32_avx512, reduce_col_min_f32_avx512, FMMV, float, f32, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f32, rmin_f32) \
-    X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMMV, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f16, rmin_f16) \
-    X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMMV, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64, min754_f64, rmin_f64)
+    X(RK_MAX, FLOAT32, reduce_row_max_f32_avx512, reduce_col_max_f32_avx512, FMMV, float, f32, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f32, rng_max754_f32) \
+    X(RK_MAX, FLOAT16, reduce_row_max_f16_avx512, reduce_col_max_f16_avx512, FMMV, uint16_t, f16, lo, max, i32, min, i32, max, u32, fmax_bits32, f32, max754_f16, rng_max754_f16) \
+    X(RK_MAX, FLOAT64, reduce_row_max_f64_avx512, reduce_col_max_f64_avx512, FMMV, double, f64, lo, max, i64, min, i64, max, u64, fmax_bits64, f64, max754_f64, rng_max754_f64) \
+    X(RK_MIN, FLOAT32, reduce_row_min_f32_avx512, reduce_col_min_f32_avx512, FMMV, float, f32, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f32, rng_min754_f32) \
+    X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMMV, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f16, rng_min754_f16) \
+    X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMMV, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64, min754_f64, rng_min754_f64)
 
 /* ARG*: T, suffix, field; the kind adds extreme, test, LAST and fill. */
 #define FREE_ARG_TYPES(X, KIND, K, ...)                                                            \
@@ -289,20 +301,24 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
     FREE_ARG_TYPES(X, RK_ARGMIN, argmin, min, lt, 0, hi)                                           \
     FREE_ARG_TYPES(X, RK_ARGMIN_LAST, argmin_last, min, le, 1, hi)
 
-#define DEF_FOLD(ROW, COL, ...) DEF_ROW_FOLD(ROW, __VA_ARGS__) DEF_COL_FOLD(COL, __VA_ARGS__)
+#define DEF_FOLD(ROW, COL, ...)                                                                    \
+    DEF_ROW_FOLD(ROW, __VA_ARGS__) DEF_ROWS_FOLD(ROW##_rows, __VA_ARGS__) DEF_COL_FOLD(COL, __VA_ARGS__)
 /* float MIN/MAX: rows keep three integer accumulators (one operation each, fastest in cache);
  * columns, whose running values live in the scratch buffer, keep one (VRANGE, NaN checked
  * apart) */
 #define DEF_FMMV(ROW, COL, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD, OP, RANGE)              \
     DEF_ROW_FMM(ROW, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                               \
+    DEF_ROWS_RNG(ROW##_rows, T, S, FILL, rng_##OP, FIELD)                                          \
     DEF_COL_FRANGE(COL, T, S, FILL##_##S, OP, RANGE, FIELD)
-#define DEF_ARG(ROW, COL, ...) DEF_ROW_ARG(ROW, __VA_ARGS__) DEF_COL_ARG(COL, __VA_ARGS__)
+#define DEF_ARG(ROW, COL, ...)                                                                     \
+    DEF_ROW_ARG(ROW, __VA_ARGS__) DEF_ROWS_ARG(ROW##_rows, ROW, __VA_ARGS__) DEF_COL_ARG(COL, __VA_ARGS__)
 #define DEFINE_KERNELS(KIND, TYPE, ROW, COL, FAMILY, ...) DEF_##FAMILY(ROW, COL, __VA_ARGS__)
 FREE_KERNELS(DEFINE_KERNELS)
 FREE_ARG_KERNELS(DEFINE_KERNELS)
 
 #define ENTRY(KIND, TYPE, ROW, COL, ...)                                                           \
-    .row[KIND][DMLCPU_DATA_TYPE_##TYPE] = ROW, .col[KIND][DMLCPU_DATA_TYPE_##TYPE] = COL,
+    .row[KIND][DMLCPU_DATA_TYPE_##TYPE] = ROW, .rows[KIND][DMLCPU_DATA_TYPE_##TYPE] = ROW##_rows,    \
+    .col[KIND][DMLCPU_DATA_TYPE_##TYPE] = COL,
 const kernel_table dmlcpu_kernels_avx512_free = {
     .isa = DMLCPU_ISA_AVX512,
     FREE_KERNELS(ENTRY) FREE_ARG_KERNELS(ENTRY)
