@@ -288,6 +288,31 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
 
 /* Accumulators: (O1, S1), (O2, S2), (O3, S3) are the operation and the integer type of each;
  * RES turns their lane values into the result; FILL is the identity (-inf for MAX, +inf MIN). */
+/* Folds the M elements at P (fill past the end) into the three accumulators a1, a2, a3 of the
+ * float MIN/MAX row kernels, four vectors at a time; E and fill are the caller's. */
+#define FMM_FOLD(S, O1, S1, O2, S2, O3, S3, P, M)                                                  \
+    do {                                                                                           \
+        a1 = bi_##S(fill), a2 = a1, a3 = a1;                                                       \
+        size_t i_ = 0;                                                                             \
+        for (; i_ + 4 * E <= (M); i_ += 4 * E) {                                                   \
+            vec_##S1 x0 = bi_##S(ld_##S((P) + i_)), x1 = bi_##S(ld_##S((P) + i_ + E));             \
+            vec_##S1 x2 = bi_##S(ld_##S((P) + i_ + 2 * E)), x3 = bi_##S(ld_##S((P) + i_ + 3 * E)); \
+            KEEP(x0);                                                                              \
+            KEEP(x1);                                                                              \
+            KEEP(x2);                                                                              \
+            KEEP(x3);                                                                              \
+            a1 = O1##_##S1(a1, O1##_##S1(O1##_##S1(x0, x1), O1##_##S1(x2, x3)));                   \
+            a2 = O2##_##S2(a2, O2##_##S2(O2##_##S2(x0, x1), O2##_##S2(x2, x3)));                   \
+            a3 = O3##_##S3(a3, O3##_##S3(O3##_##S3(x0, x1), O3##_##S3(x2, x3)));                   \
+        }                                                                                          \
+        for (; i_ < (M); i_ += E) {                                                                \
+            vec_##S1 x0 = bi_##S(i_ + E <= (M) ? ld_##S((P) + i_) : ldn_##S((P) + i_, (M) - i_, fill)); \
+            KEEP(x0);                                                                              \
+            a1 = O1##_##S1(a1, x0);                                                                \
+            a2 = O2##_##S2(a2, x0);                                                                \
+            a3 = O3##_##S3(a3, x0);                                                                \
+        }                                                                                          \
+    } while (0)
 #define DEF_ROW_FMM(NAME, T, S, FILL, O1, S1, O2, S2, O3, S3, RES, FIELD)                          \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                  \
     {                                                                                              \
@@ -298,26 +323,8 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
         for (size_t b0 = 0; b0 < n; b0 += DMLCPU_BLOCK_FREE, out++) {                              \
             const size_t m = MIN_SZ(n - b0, DMLCPU_BLOCK_FREE);                                    \
             const T *p = x + b0;                                                                   \
-            vec_##S1 a1 = bi_##S(fill), a2 = a1, a3 = a1;                                          \
-            size_t i = 0;                                                                          \
-            for (; i + 4 * E <= m; i += 4 * E) {                                                   \
-                vec_##S1 x0 = bi_##S(ld_##S(p + i)), x1 = bi_##S(ld_##S(p + i + E));               \
-                vec_##S1 x2 = bi_##S(ld_##S(p + i + 2 * E)), x3 = bi_##S(ld_##S(p + i + 3 * E));   \
-                KEEP(x0);                                                                          \
-                KEEP(x1);                                                                          \
-                KEEP(x2);                                                                          \
-                KEEP(x3);                                                                          \
-                a1 = O1##_##S1(a1, O1##_##S1(O1##_##S1(x0, x1), O1##_##S1(x2, x3)));               \
-                a2 = O2##_##S2(a2, O2##_##S2(O2##_##S2(x0, x1), O2##_##S2(x2, x3)));               \
-                a3 = O3##_##S3(a3, O3##_##S3(O3##_##S3(x0, x1), O3##_##S3(x2, x3)));               \
-            }                                                                                      \
-            for (; i < m; i += E) {                                                                \
-                vec_##S1 x0 = bi_##S(i + E <= m ? ld_##S(p + i) : ldn_##S(p + i, m - i, fill));    \
-                KEEP(x0);                                                                          \
-                a1 = O1##_##S1(a1, x0);                                                            \
-                a2 = O2##_##S2(a2, x0);                                                            \
-                a3 = O3##_##S3(a3, x0);                                                            \
-            }                                                                                      \
+            vec_##S1 a1, a2, a3;                                                                   \
+            FMM_FOLD(S, O1, S1, O2, S2, O3, S3, p, m);                                             \
             out->v.FIELD = RES(lane0_##S1(h##O1##_##S1(a1)), lane0_##S2(h##O2##_##S2(a2)),         \
                                lane0_##S3(h##O3##_##S3(a3)));                                      \
         }                                                                                          \
@@ -848,26 +855,8 @@ static inline size_t rows_slot(size_t i, size_t G)
     }
 #define ROW_FMM_VECS(T, S, O1, S1, O2, S2, O3, S3)                                                 \
     {                                                                                              \
-        vec_##S1 a1 = bi_##S(fill), a2 = a1, a3 = a1;                                              \
-        size_t i = 0;                                                                              \
-        for (; i + 4 * E <= n; i += 4 * E) {                                                       \
-            vec_##S1 x0 = bi_##S(ld_##S(p + i)), x1 = bi_##S(ld_##S(p + i + E));                   \
-            vec_##S1 x2 = bi_##S(ld_##S(p + i + 2 * E)), x3 = bi_##S(ld_##S(p + i + 3 * E));       \
-            KEEP(x0);                                                                              \
-            KEEP(x1);                                                                              \
-            KEEP(x2);                                                                              \
-            KEEP(x3);                                                                              \
-            a1 = O1##_##S1(a1, O1##_##S1(O1##_##S1(x0, x1), O1##_##S1(x2, x3)));                   \
-            a2 = O2##_##S2(a2, O2##_##S2(O2##_##S2(x0, x1), O2##_##S2(x2, x3)));                   \
-            a3 = O3##_##S3(a3, O3##_##S3(O3##_##S3(x0, x1), O3##_##S3(x2, x3)));                   \
-        }                                                                                          \
-        for (; i < n; i += E) {                                                                    \
-            vec_##S1 x0 = bi_##S(i + E <= n ? ld_##S(p + i) : ldn_##S(p + i, n - i, fill));        \
-            KEEP(x0);                                                                              \
-            a1 = O1##_##S1(a1, x0);                                                                \
-            a2 = O2##_##S2(a2, x0);                                                                \
-            a3 = O3##_##S3(a3, x0);                                                                \
-        }                                                                                          \
+        vec_##S1 a1, a2, a3;                                                                       \
+        FMM_FOLD(S, O1, S1, O2, S2, O3, S3, p, n);                                                 \
         c1[r] = a1;                                                                                \
         c2[r] = a2;                                                                                \
         c3[r] = a3;                                                                                \
