@@ -559,5 +559,8 @@ void copy_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
             copy_task_run(&c, t);
         return;
     }
-    parallel_run(&op->par, op->u.copy.task_count, copy_task_run, &c);
+    uint64_t bytes = 0; /* what is written */
+    for (uint32_t i = 0; i < op->output_count; i++)
+        bytes += op->outputs[i].bytes;
+    parallel_run(&op->par, op->u.copy.task_count, bytes, copy_task_run, &c);
 }

@@ -2,6 +2,8 @@
  * are planned by reduce.c and copy.c so that results never depend on which thread runs which
  * tile or on how many there are. */
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "parallel.h"
@@ -62,7 +64,28 @@ static void omp_job_run(omp_job *job, int self)
 }
 #endif
 
-void parallel_run(const parallel_config *cfg, size_t count, dmlcpu_task_fn task, void *ctx)
+#if defined(_OPENMP)
+static _Atomic int64_t last_parallel_execute; /* CLOCK_MONOTONIC ns; 0: none yet */
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Whether a region is worth opening for `bytes` (see DMLCPU_COLD_MIN_BYTES). Only timing moves
+ * with this choice: the tiles and their results are the same either way. */
+static bool pool_worth_waking(uint64_t bytes)
+{
+    int64_t now = now_ns();
+    int64_t prev = atomic_exchange(&last_parallel_execute, now);
+    return bytes >= DMLCPU_COLD_MIN_BYTES || (prev != 0 && now - prev < DMLCPU_WARM_NS);
+}
+#endif
+
+void parallel_run(const parallel_config *cfg, size_t count, uint64_t bytes, dmlcpu_task_fn task,
+                  void *ctx)
 {
     if (count > 1 && cfg->max_threads != 1 && cfg->parallel_for) {
         cfg->parallel_for(cfg->parallel_for_context, task, ctx, count);
@@ -70,7 +93,7 @@ void parallel_run(const parallel_config *cfg, size_t count, dmlcpu_task_fn task,
     }
 #if defined(_OPENMP)
     unsigned threads = parallel_threads(cfg);
-    if (count > 1 && threads > 1) {
+    if (count > 1 && threads > 1 && pool_worth_waking(bytes)) {
         int n = (int)(threads < count ? threads : count);
         if (n > OMP_HOME_MAX)
             n = OMP_HOME_MAX;

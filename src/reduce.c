@@ -689,7 +689,7 @@ void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
                                      : (char *)small;
     c.slots = temp;
     c.results = (partial *)(temp + (size_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0));
-    parallel_run(&op->par, p->tiles, reduce_task, &c);
+    parallel_run(&op->par, p->tiles, op->inputs[0].bytes, reduce_task, &c);
     if (p->split > 1)
         split_finish(&c);
 }
