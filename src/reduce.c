@@ -419,6 +419,26 @@ static void store_parts(const reduce_plan *p, const partial *parts, size_t cnt, 
         default: STORE_PARTS(uint64_t, parts[j].aux.idx); return;
         }
     }
+    if (p->in_type == DMLCPU_DATA_TYPE_FLOAT32 || p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
+        const bool f32 = p->in_type == DMLCPU_DATA_TYPE_FLOAT32;
+        switch (p->finalize) { /* the operations of fin_f32 / fin_f64 */
+        case FIN_SQRT:
+            if (f32) {
+                STORE_PARTS(float, sqrtf(parts[j].v.f32));
+            } else {
+                STORE_PARTS(double, sqrt(parts[j].v.f64));
+            }
+            return;
+        case FIN_DIV_N:
+            if (f32) {
+                STORE_PARTS(float, parts[j].v.f32 / (float)p->n);
+            } else {
+                STORE_PARTS(double, parts[j].v.f64 / (double)p->n);
+            }
+            return;
+        default: break;
+        }
+    }
     if (p->finalize == FIN_NONE) {
         switch (p->in_type) {
         case DMLCPU_DATA_TYPE_FLOAT32: STORE_PARTS(float, parts[j].v.f32); return;
