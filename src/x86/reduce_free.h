@@ -146,29 +146,38 @@ static inline size_t narrow_accs(size_t K, size_t E)
         }                                                                                          \
     } while (0)
 
-#define DEF_COL_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
-    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
-                     partial *out, void *scratch)                                                  \
-    {                                                                                              \
-        const char *x = xv;                                                                        \
-        const size_t E = EPV_##S, nv = (K + E - 1) / E;                                            \
-        const vec_##S id = ID();                                                                   \
-        vec_##S *acc = scratch;                                                                    \
-        (void)index_base;                                                                          \
-        if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                          \
-            rs == (ptrdiff_t)(K * sizeof(T))) {                                                    \
-            COL_FOLD_NARROW(T, S, MAP, OP, FIELD);                                                 \
-            return;                                                                                \
-        }                                                                                          \
-        for (size_t v = 0; v < nv; v++)                                                            \
-            acc[v] = id;                                                                           \
-        COL_WALK(8, COL_FOLD_BODY, T, S, MAP, OP);                                                 \
+/* The start of a column fold: the locals every column kernel uses, the narrow contiguous case
+ * (which returns), and the accumulators set to the identity. */
+#define COL_FOLD_START(T, S, ID, MAP, OP, FIELD)                                                   \
+    const char *x = xv;                                                                            \
+    const size_t E = EPV_##S, nv = (K + E - 1) / E;                                                \
+    const vec_##S id = ID();                                                                       \
+    vec_##S *acc = scratch;                                                                        \
+    (void)index_base;                                                                              \
+    if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                              \
+        rs == (ptrdiff_t)(K * sizeof(T))) {                                                        \
+        COL_FOLD_NARROW(T, S, MAP, OP, FIELD);                                                     \
+        return;                                                                                    \
+    }                                                                                              \
+    for (size_t v = 0; v < nv; v++)                                                                \
+        acc[v] = id
+/* The end: each column's accumulator lane into its partial. */
+#define COL_FOLD_STORE(S, FIELD)                                                                   \
+    do {                                                                                           \
         for (size_t v = 0; v * E < K; v++) {                                                       \
             lane_##S t[EPV_##S];                                                                   \
             st_##S(t, acc[v]);                                                                     \
             for (size_t k = v * E; k < K && k < (v + 1) * E; k++)                                  \
                 out[k].v.FIELD = t[k - v * E];                                                     \
         }                                                                                          \
+    } while (0)
+#define DEF_COL_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
+    static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
+                     partial *out, void *scratch)                                                  \
+    {                                                                                              \
+        COL_FOLD_START(T, S, ID, MAP, OP, FIELD);                                                  \
+        COL_WALK(8, COL_FOLD_BODY, T, S, MAP, OP);                                                 \
+        COL_FOLD_STORE(S, FIELD);                                                                  \
     }
 /* The accumulators, stored in order, are NA*E/K rows of the K columns: folding those rows gives
  * the columns. */
@@ -209,18 +218,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,    \
                      partial *out, void *scratch)                                                  \
     {                                                                                              \
-        const char *x = xv;                                                                        \
-        const size_t E = EPV_##S, nv = (K + E - 1) / E;                                            \
-        const vec_##S id = ID();                                                                   \
-        vec_##S *acc = scratch;                                                                    \
-        (void)index_base;                                                                          \
-        if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                          \
-            rs == (ptrdiff_t)(K * sizeof(T))) {                                                    \
-            COL_FOLD_NARROW(T, S, MAP_ID, OP, FIELD);                                              \
-            return;                                                                                \
-        }                                                                                          \
-        for (size_t v = 0; v < nv; v++)                                                            \
-            acc[v] = id;                                                                           \
+        COL_FOLD_START(T, S, ID, MAP_ID, OP, FIELD);                                               \
         nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                                \
         COL_WALK(FR_G, COL_FRANGE_BODY, T, S, RANGE);                                                 \
         if (nz_any_##S(nz_or(nz_or(nz[0], nz[1]), nz_or(nz[2], nz[3])))) {                         \
@@ -228,12 +226,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
                 acc[v] = id;                                                                       \
             COL_WALK(8, COL_FOLD_BODY, T, S, MAP_ID, OP);                                          \
         }                                                                                          \
-        for (size_t v = 0; v * E < K; v++) {                                                       \
-            lane_##S t[EPV_##S];                                                                   \
-            st_##S(t, acc[v]);                                                                     \
-            for (size_t k = v * E; k < K && k < (v + 1) * E; k++)                                  \
-                out[k].v.FIELD = t[k - v * E];                                                     \
-        }                                                                                          \
+        COL_FOLD_STORE(S, FIELD);                                                                  \
     }
 #define COL_FRANGE_BODY(T, S, RANGE, LD)                                                           \
     vec_##S a = acc[v];                                                                            \
