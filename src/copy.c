@@ -195,6 +195,7 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es)
     unsigned threads = parallel_threads(&op->par);
     bool parallel = threads > 1 && total >= DMLCPU_PAR_MIN_BYTES;
     p->parallel = parallel;
+    p->bytes = total;
     if (parallel && lockstep_jobs(p, es)) {
         /* tasks of whole rows of every job, so each thread has its own part of the joined
          * tensor */
@@ -559,8 +560,5 @@ void copy_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
             copy_task_run(&c, t);
         return;
     }
-    uint64_t bytes = 0; /* what is written */
-    for (uint32_t i = 0; i < op->output_count; i++)
-        bytes += op->outputs[i].bytes;
-    parallel_run(&op->par, op->u.copy.task_count, bytes, copy_task_run, &c);
+    parallel_run(&op->par, op->u.copy.task_count, op->u.copy.bytes, copy_task_run, &c);
 }

@@ -94,6 +94,7 @@ typedef struct {
     copy_job *jobs;
     uint32_t task_count;
     bool parallel;              /* false: the tasks (one per job) run on the caller's thread */
+    uint64_t bytes;             /* bytes copied by an execute */
     copy_task *tasks;
     copy_fn copy;               /* the innermost-dimension kernel for the element size */
     fill_fn fill;

@@ -100,13 +100,7 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 static void random_sizes(tu_rng *r, uint32_t rank, uint32_t budget, uint32_t *sizes)
 {
     uint32_t order[8];
-    for (uint32_t i = 0; i < rank; i++)
-        order[i] = i;
-    for (uint32_t i = rank; i > 1; i--) {
-        uint32_t j = tu_below(r, i), tmp = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = tmp;
-    }
+    tu_permutation(r, order, rank);
     uint32_t left = budget;
     for (uint32_t i = 0; i < rank; i++) {
         uint32_t cap = i == 0 && tu_chance(r, 0.6) ? left : (left < 6 ? left : 6);

@@ -272,7 +272,7 @@ void tu_tensor_init(tu_tensor *t, dmlcpu_data_type type, uint32_t rank, const ui
     memcpy(t->sizes, sizes, rank * sizeof sizes[0]);
 }
 
-static void random_permutation(tu_rng *r, uint32_t *perm, uint32_t n)
+void tu_permutation(tu_rng *r, uint32_t *perm, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         perm[i] = i;
@@ -295,7 +295,7 @@ void tu_tensor_layout(tu_tensor *t, tu_rng *r, tu_layout layout, const uint32_t 
         if (perm)
             memcpy(order, perm, t->rank * sizeof order[0]);
         else
-            random_permutation(r, order, t->rank);
+            tu_permutation(r, order, t->rank);
         padded = tu_chance(r, 0.4);
     } else {
         for (uint32_t i = 0; i < t->rank; i++)

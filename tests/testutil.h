@@ -30,6 +30,7 @@ uint64_t tu_next(tu_rng *r);
 uint32_t tu_below(tu_rng *r, uint32_t n); /* uniform in [0, n), n >= 1 */
 double tu_uniform(tu_rng *r);             /* uniform in [0, 1) */
 int tu_chance(tu_rng *r, double p);       /* 1 with probability p */
+void tu_permutation(tu_rng *r, uint32_t *perm, uint32_t n); /* perm: a random order of 0..n-1 */
 
 /* ---- data --------------------------------------------------------------------------------- */
 

@@ -56,6 +56,24 @@ static inline uint64_t first_lanes(size_t n)
  * exact lanewise operation). ID() is the identity, MAP and OP work lanewise, RED broadcasts OP
  * over the lanes. ---- */
 
+/* The lanewise fold of the N elements at p into vector R, four independent chains (E, id and p
+ * are the caller's). */
+#define ROW_FOLD_VEC(S, MAP, OP, R, N)                                                             \
+    do {                                                                                           \
+        vec_##S a0 = id, a1 = id, a2 = id, a3 = id;                                                \
+        size_t i_ = 0;                                                                             \
+        for (; i_ + 4 * E <= (N); i_ += 4 * E) {                                                   \
+            a0 = OP(a0, MAP(ld_##S(p + i_)));                                                      \
+            a1 = OP(a1, MAP(ld_##S(p + i_ + E)));                                                  \
+            a2 = OP(a2, MAP(ld_##S(p + i_ + 2 * E)));                                              \
+            a3 = OP(a3, MAP(ld_##S(p + i_ + 3 * E)));                                              \
+        }                                                                                          \
+        for (; i_ + E <= (N); i_ += E)                                                             \
+            a0 = OP(a0, MAP(ld_##S(p + i_)));                                                      \
+        if (i_ < (N))                                                                              \
+            a1 = OP(a1, MAP(ldn_##S(p + i_, (N) - i_, id)));                                       \
+        R = OP(OP(a0, a1), OP(a2, a3));                                                            \
+    } while (0)
 #define DEF_ROW_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                          \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                  \
     {                                                                                              \
@@ -66,19 +84,9 @@ static inline uint64_t first_lanes(size_t n)
         for (size_t b0 = 0; b0 < n; b0 += DMLCPU_BLOCK_FREE, out++) {                              \
             const size_t m = MIN_SZ(n - b0, DMLCPU_BLOCK_FREE);                                    \
             const T *p = x + b0;                                                                   \
-            vec_##S a0 = id, a1 = id, a2 = id, a3 = id;                                            \
-            size_t i = 0;                                                                          \
-            for (; i + 4 * E <= m; i += 4 * E) {                                                   \
-                a0 = OP(a0, MAP(ld_##S(p + i)));                                                   \
-                a1 = OP(a1, MAP(ld_##S(p + i + E)));                                               \
-                a2 = OP(a2, MAP(ld_##S(p + i + 2 * E)));                                           \
-                a3 = OP(a3, MAP(ld_##S(p + i + 3 * E)));                                           \
-            }                                                                                      \
-            for (; i + E <= m; i += E)                                                             \
-                a0 = OP(a0, MAP(ld_##S(p + i)));                                                   \
-            if (i < m)                                                                             \
-                a1 = OP(a1, MAP(ldn_##S(p + i, m - i, id)));                                       \
-            out->v.FIELD = lane0_##S(RED(OP(OP(a0, a1), OP(a2, a3))));                             \
+            vec_##S r_;                                                                            \
+            ROW_FOLD_VEC(S, MAP, OP, r_, m);                                                       \
+            out->v.FIELD = lane0_##S(RED(r_));                                                     \
         }                                                                                          \
     }
 
@@ -784,23 +792,6 @@ static inline size_t rows_slot(size_t i, size_t G)
         BATCH_END                                                                                  \
     }
 
-/* One row's lanewise fold into vector R, four independent chains. */
-#define ROW_FOLD_VEC(S, MAP, OP, R)                                                                \
-    {                                                                                              \
-        vec_##S a0 = id, a1 = id, a2 = id, a3 = id;                                                \
-        size_t i = 0;                                                                              \
-        for (; i + 4 * E <= n; i += 4 * E) {                                                       \
-            a0 = OP(a0, MAP(ld_##S(p + i)));                                                       \
-            a1 = OP(a1, MAP(ld_##S(p + i + E)));                                                   \
-            a2 = OP(a2, MAP(ld_##S(p + i + 2 * E)));                                               \
-            a3 = OP(a3, MAP(ld_##S(p + i + 3 * E)));                                               \
-        }                                                                                          \
-        for (; i + E <= n; i += E)                                                                 \
-            a0 = OP(a0, MAP(ld_##S(p + i)));                                                       \
-        if (i < n)                                                                                 \
-            a1 = OP(a1, MAP(ldn_##S(p + i, n - i, id)));                                           \
-        R = OP(OP(a0, a1), OP(a2, a3));                                                            \
-    }
 
 #define DEF_ROWS_FOLD(NAME, T, S, ID, MAP, OP, RED, FIELD)                                         \
     DEF_TFOLD(NAME##_fold, S, OP)                                                                  \
@@ -810,7 +801,7 @@ static inline size_t rows_slot(size_t i, size_t G)
         const size_t E = EPV_##S;                                                                  \
         const vec_##S id = ID();                                                                   \
         vec_##S acc[G];                                                                            \
-        ROWS_WALK(T, G, ROW_FOLD_VEC(S, MAP, OP, acc[r]), acc[r] = id;,                                          \
+        ROWS_WALK(T, G, ROW_FOLD_VEC(S, MAP, OP, acc[r], n);, acc[r] = id;,                                          \
                   {                                                                                \
                       lane_##S t[EPV_##S];                                                         \
                       st_##S(t, NAME##_fold(acc));                                                 \
