@@ -1,25 +1,10 @@
 /* Public entry points: create (validate, then plan), binding properties, execute (check the
- * bindings, then run), destroy; status strings and the thread-local error message. */
-#include <stdarg.h>
-#include <stdio.h>
+ * bindings, then run), destroy; status strings. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
 #include "internal.h"
-
-static _Thread_local char error_message[1024];
-
-dmlcpu_status set_error(dmlcpu_status status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error_message, sizeof error_message, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-const char *dmlcpu_last_error_message(void) { return error_message; }
 
 const char *dmlcpu_status_string(dmlcpu_status status)
 {
@@ -31,21 +16,6 @@ const char *dmlcpu_status_string(dmlcpu_status status)
     }
     return "unknown status";
 }
-
-/* Data types: size, name, family, indexed by the enum value. */
-static const struct { const char *name; uint8_t size; bool is_float; } dtypes[12] = {
-    [DMLCPU_DATA_TYPE_FLOAT32] = {"FLOAT32", 4, true}, [DMLCPU_DATA_TYPE_FLOAT16] = {"FLOAT16", 2, true},
-    [DMLCPU_DATA_TYPE_UINT32] = {"UINT32", 4, false},  [DMLCPU_DATA_TYPE_UINT16] = {"UINT16", 2, false},
-    [DMLCPU_DATA_TYPE_UINT8] = {"UINT8", 1, false},    [DMLCPU_DATA_TYPE_INT32] = {"INT32", 4, false},
-    [DMLCPU_DATA_TYPE_INT16] = {"INT16", 2, false},    [DMLCPU_DATA_TYPE_INT8] = {"INT8", 1, false},
-    [DMLCPU_DATA_TYPE_FLOAT64] = {"FLOAT64", 8, true}, [DMLCPU_DATA_TYPE_UINT64] = {"UINT64", 8, false},
-    [DMLCPU_DATA_TYPE_INT64] = {"INT64", 8, false},
-};
-
-bool dtype_valid(dmlcpu_data_type t) { return (unsigned)t >= 1 && (unsigned)t <= 11; }
-size_t dtype_size(dmlcpu_data_type t) { return dtype_valid(t) ? dtypes[t].size : 0; }
-const char *dtype_name(dmlcpu_data_type t) { return dtype_valid(t) ? dtypes[t].name : "invalid"; }
-bool dtype_is_float(dmlcpu_data_type t) { return dtype_valid(t) && dtypes[t].is_float; }
 
 static const char *operator_name(dmlcpu_operator_type type)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "internal.h"
+#include "tensor.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define DMLCPU_X86 1

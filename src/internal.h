@@ -1,5 +1,5 @@
-/* Shared internals of the operator layer: data-type facts, the thread-local error message and
- * the operator object. Portable C, no intrinsics. */
+/* Shared internals of the operator layer: the operator object and the entry points of the
+ * validate, reduce and copy files. Portable C, no intrinsics. */
 #ifndef DMLCPU_INTERNAL_H
 #define DMLCPU_INTERNAL_H
 
@@ -11,28 +11,11 @@
 #include "kernels.h"
 #include "parallel.h"
 #include "shape.h"
-
-#define DMLCPU_MAX_RANK 8
-#define DMLCPU_MAX_ELEMENTS UINT32_MAX
-
-#if defined(__GNUC__)
-#define DMLCPU_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define DMLCPU_PRINTF(f, a)
-#endif
-
-/* Data types. */
-bool dtype_valid(dmlcpu_data_type t);
-size_t dtype_size(dmlcpu_data_type t);   /* 0 for an invalid type */
-const char *dtype_name(dmlcpu_data_type t);
-bool dtype_is_float(dmlcpu_data_type t);
-
-/* Sets the calling thread's message (printf-style) and returns status. */
-dmlcpu_status set_error(dmlcpu_status status, const char *fmt, ...) DMLCPU_PRINTF(2, 3);
+#include "tensor.h"
 
 /* What execute checks of one bound buffer. */
 typedef struct {
-    uint64_t bytes;     /* the tensor's total size (declared, or the required size when 0) */
+    uint64_t bytes;     /* the tensor's total size (declared, or the addressed size when 0) */
     uint32_t esize;     /* element size: the required alignment */
 } binding_rule;
 
@@ -129,11 +112,6 @@ dmlcpu_status validate_split_join(const char *op, const dmlcpu_tensor_desc *whol
                                   uint32_t part_count, const dmlcpu_tensor_desc *parts,
                                   const char *parts_field, const char *count_field, uint32_t axis);
 dmlcpu_status validate_identity(const char *op, const dmlcpu_identity_operator_desc *d);
-/* The declared size of a validated tensor (total_tensor_size_in_bytes, or the required size). */
-uint64_t tensor_bytes(const dmlcpu_tensor_desc *t);
-/* Fills strides[] with the tensor's strides (packed ones when t->strides is NULL). */
-void tensor_strides(const dmlcpu_tensor_desc *t, uint32_t strides[DMLCPU_MAX_RANK]);
-
 /* reduce.c / copy.c: plan a validated descriptor into op (op->u, counts, binding rules). */
 dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_desc *d,
                             dmlcpu_reduce_function function, dmlcpu_axis_direction direction,

@@ -25,63 +25,6 @@ static const char *fmt_u32s(char *buf, size_t cap, const uint32_t *v, uint32_t n
     return buf;
 }
 
-void tensor_strides(const dmlcpu_tensor_desc *t, uint32_t strides[DMLCPU_MAX_RANK])
-{
-    if (t->strides) {
-        memcpy(strides, t->strides, t->dimension_count * sizeof strides[0]);
-        return;
-    }
-    uint64_t s = 1;
-    for (uint32_t i = t->dimension_count; i-- > 0;) {
-        strides[i] = (uint32_t)s; /* fits: a valid tensor has at most 2^32-1 elements */
-        s *= t->sizes[i];
-    }
-}
-
-/* The required size of DMLCalcBufferTensorSize, or false on 64-bit overflow. The caller has
- * checked the type, the rank and the sizes. Packed strides are computed in 64 bits here. */
-static bool required_bytes(dmlcpu_data_type type, uint32_t rank, const uint32_t *sizes,
-                           const uint32_t *strides, uint64_t *out)
-{
-    uint64_t last = 0; /* offset of the last element */
-    uint64_t packed = 1;
-    for (uint32_t i = rank; i-- > 0;) {
-        uint64_t stride = strides ? strides[i] : packed;
-        uint64_t term;
-        if (__builtin_mul_overflow((uint64_t)(sizes[i] - 1), stride, &term) ||
-            __builtin_add_overflow(last, term, &last))
-            return false;
-        if (!strides && __builtin_mul_overflow(packed, (uint64_t)sizes[i], &packed))
-            return false;
-    }
-    uint64_t bytes;
-    if (__builtin_add_overflow(last, 1, &bytes) ||
-        __builtin_mul_overflow(bytes, (uint64_t)dtype_size(type), &bytes) ||
-        __builtin_add_overflow(bytes, 3, &bytes))
-        return false;
-    *out = bytes & ~(uint64_t)3;
-    return true;
-}
-
-uint64_t dmlcpu_calc_buffer_tensor_size(dmlcpu_data_type type, uint32_t dimension_count,
-                                        const uint32_t *sizes, const uint32_t *strides)
-{
-    if (!dtype_valid(type) || dimension_count < 1 || dimension_count > DMLCPU_MAX_RANK || !sizes)
-        return 0;
-    for (uint32_t i = 0; i < dimension_count; i++)
-        if (sizes[i] == 0)
-            return 0;
-    uint64_t bytes;
-    return required_bytes(type, dimension_count, sizes, strides, &bytes) ? bytes : 0;
-}
-
-uint64_t tensor_bytes(const dmlcpu_tensor_desc *t)
-{
-    if (t->total_tensor_size_in_bytes)
-        return t->total_tensor_size_in_bytes;
-    return dmlcpu_calc_buffer_tensor_size(t->data_type, t->dimension_count, t->sizes, t->strides);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -223,7 +166,7 @@ static dmlcpu_status check_tensor(const char *op, const char *field, const dmlcp
         }
     }
     uint64_t need;
-    if (!required_bytes(t->data_type, t->dimension_count, t->sizes, t->strides, &need)) {
+    if (!(need = dmlcpu_calc_buffer_tensor_size(t->data_type, t->dimension_count, t->sizes, t->strides))) {
         char sb[128];
         return set_error(INVALID, "%s: %s.Strides %s make the required buffer size overflow 64 bits",
                          op, field, fmt_u32s(sb, sizeof sb, t->strides, t->dimension_count));
