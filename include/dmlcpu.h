@@ -73,8 +73,11 @@ typedef enum {
  *                              dimension_count strides counted in elements. 0 broadcasts
  *                              (inputs only); larger strides mean padding or a transposed layout.
  *                              Element c lives at element offset sum(c[i] * strides[i]).
- *   total_tensor_size_in_bytes size of the buffer that holds the tensor; must be at least
- *                              dmlcpu_calc_buffer_tensor_size(...); 0 = exactly that size.
+ *   total_tensor_size_in_bytes size of the buffer that holds the tensor; must be at least the
+ *                              addressed size, (sum((sizes[i]-1) * strides[i]) + 1) * element
+ *                              size; 0 = exactly the addressed size. A buffer bound at execute
+ *                              must hold at least this many bytes, so a CPU caller binds
+ *                              exact-size buffers (17 INT8 values: 17 bytes).
  * Output tensors must not address an element twice (no zero strides, no strides that make two
  * coordinates meet). At most 2^32-1 elements per tensor. */
 typedef struct {
@@ -281,8 +284,10 @@ DMLCPU_API const char *dmlcpu_status_string(dmlcpu_status status);
  * thread's next failing call into the library. */
 DMLCPU_API const char *dmlcpu_last_error_message(void);
 
-/* DirectML's DMLCalcBufferTensorSize: (sum((sizes[i]-1) * strides[i]) + 1) * element size,
- * rounded up to a multiple of 4; strides NULL = packed. Returns 0 when the type is invalid,
+/* The DirectML-compatible allocation size, DirectML's DMLCalcBufferTensorSize: the addressed
+ * size (sum((sizes[i]-1) * strides[i]) + 1) * element size, rounded up to a multiple of 4;
+ * strides NULL = packed. A buffer of this size is always accepted, but execute needs only the
+ * addressed size (or the declared total_tensor_size_in_bytes). Returns 0 when the type is invalid,
  * dimension_count is not 1..8, sizes is NULL, a size is 0, or the result overflows 64 bits. */
 DMLCPU_API uint64_t dmlcpu_calc_buffer_tensor_size(dmlcpu_data_type type, uint32_t dimension_count,
                                                    const uint32_t *sizes, const uint32_t *strides);

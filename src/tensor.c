@@ -70,7 +70,9 @@ uint64_t tensor_bytes(const dmlcpu_tensor_desc *t)
 {
     if (t->total_tensor_size_in_bytes)
         return t->total_tensor_size_in_bytes;
-    return dmlcpu_calc_buffer_tensor_size(t->data_type, t->dimension_count, t->sizes, t->strides);
+    uint64_t bytes = 0;
+    tensor_addressed_bytes(t->data_type, t->dimension_count, t->sizes, t->strides, &bytes);
+    return bytes;
 }
 
 void tensor_strides(const dmlcpu_tensor_desc *t, uint32_t strides[DMLCPU_MAX_RANK])

@@ -166,14 +166,14 @@ static dmlcpu_status check_tensor(const char *op, const char *field, const dmlcp
         }
     }
     uint64_t need;
-    if (!(need = dmlcpu_calc_buffer_tensor_size(t->data_type, t->dimension_count, t->sizes, t->strides))) {
+    if (!tensor_addressed_bytes(t->data_type, t->dimension_count, t->sizes, t->strides, &need)) {
         char sb[128];
-        return set_error(INVALID, "%s: %s.Strides %s make the required buffer size overflow 64 bits",
+        return set_error(INVALID, "%s: %s.Strides %s make the addressed size overflow 64 bits",
                          op, field, fmt_u32s(sb, sizeof sb, t->strides, t->dimension_count));
     }
     if (t->total_tensor_size_in_bytes != 0 && t->total_tensor_size_in_bytes < need)
         return set_error(INVALID,
-                         "%s: %s.TotalTensorSizeInBytes is %llu, less than the %llu bytes its sizes and strides require",
+                         "%s: %s.TotalTensorSizeInBytes is %llu, less than the %llu bytes its sizes and strides address",
                          op, field, (unsigned long long)t->total_tensor_size_in_bytes,
                          (unsigned long long)need);
     return is_output ? check_output_once(op, field, t) : OK;

@@ -651,15 +651,20 @@ Test(validate, tensor_total_size_counts_strides)
     expect_create_ok(DMLCPU_OPERATOR_REDUCE, &f.d);
 }
 
-Test(validate, tensor_total_size_of_small_types_rounds_up)
+Test(validate, tensor_total_size_is_the_addressed_size)
 {
+    /* SPEC 2: the declared size must cover the addressed bytes, not DirectML's size rounded up
+     * to 4 bytes: 6 UINT8 elements fit in 6 bytes. */
     struct identity_fx g;
     identity_fx_init(&g);
     g.in.data_type = g.out.data_type = DMLCPU_DATA_TYPE_UINT8;
-    g.in.total_tensor_size_in_bytes = 6; /* 6 bytes of data, required 8 */
+    g.in.total_tensor_size_in_bytes = 5;
     create_invalid(DMLCPU_OPERATOR_IDENTITY, &g.d, "IDENTITY",
-                   "InputTensor.TotalTensorSizeInBytes", "6");
-    g.in.total_tensor_size_in_bytes = 8;
+                   "InputTensor.TotalTensorSizeInBytes", "5");
+    expect_message_has("6 bytes");
+    g.in.total_tensor_size_in_bytes = 6;
+    expect_create_ok(DMLCPU_OPERATOR_IDENTITY, &g.d);
+    g.in.total_tensor_size_in_bytes = 8; /* DMLCalcBufferTensorSize's value is accepted too */
     expect_create_ok(DMLCPU_OPERATOR_IDENTITY, &g.d);
 }
 

@@ -335,28 +335,27 @@ tu_layout tu_tensor_random_layout(tu_tensor *t, tu_rng *r, int is_input)
     return l;
 }
 
-uint64_t tu_required_bytes(const tu_tensor *t)
+uint64_t tu_addressed_bytes(const tu_tensor *t)
 {
     uint64_t last = 0, packed = 1;
     for (uint32_t i = t->rank; i-- > 0;) {
         last += (uint64_t)(t->sizes[i] - 1) * (t->has_strides ? t->strides[i] : packed);
         packed *= t->sizes[i];
     }
-    uint64_t bytes = (last + 1) * ref_type_size(t->type);
-    return (bytes + 3) / 4 * 4;
+    return (last + 1) * ref_type_size(t->type);
 }
 
 void tu_tensor_random_declared_size(tu_tensor *t, tu_rng *r)
 {
     uint32_t pick = tu_below(r, 4);
-    uint64_t req = tu_required_bytes(t);
+    uint64_t req = tu_addressed_bytes(t);
     t->declared_size =
         pick < 2 ? 0 : pick == 2 ? req : req + ref_type_size(t->type) * (1 + tu_below(r, 10));
 }
 
 uint64_t tu_binding_bytes(const tu_tensor *t)
 {
-    return t->declared_size ? t->declared_size : tu_required_bytes(t);
+    return t->declared_size ? t->declared_size : tu_addressed_bytes(t);
 }
 
 uint64_t tu_element_count(const tu_tensor *t)

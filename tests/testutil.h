@@ -96,7 +96,7 @@ typedef struct {
     uint32_t sizes[8];
     uint32_t strides[8];
     int has_strides;
-    uint64_t declared_size; /* total_tensor_size_in_bytes: 0, the required size, or more
+    uint64_t declared_size; /* total_tensor_size_in_bytes: 0, the addressed size, or more
                                (a multiple of the element size) */
 } tu_tensor;
 
@@ -110,9 +110,11 @@ tu_layout tu_tensor_random_layout(tu_tensor *t, tu_rng *r, int is_input);
 void tu_tensor_random_declared_size(tu_tensor *t, tu_rng *r);
 /* The description (points into t: t must outlive it and not move). */
 dmlcpu_tensor_desc tu_desc(const tu_tensor *t);
-/* Required bytes per SPEC 2, computed here independently of the library. */
-uint64_t tu_required_bytes(const tu_tensor *t);
-/* Bytes to bind: the declared size, or the required size when 0 is declared. */
+/* The addressed size of SPEC 2 (the bytes the tensor touches, not rounded up), computed here
+ * independently of the library. */
+uint64_t tu_addressed_bytes(const tu_tensor *t);
+/* Bytes to bind: the declared size, or the addressed size when 0 is declared (an exact-size
+ * buffer, as a CPU caller hands it). */
 uint64_t tu_binding_bytes(const tu_tensor *t);
 uint64_t tu_element_count(const tu_tensor *t);
 /* Appends "FLOAT32[3,4] strides{5,1}" to buf. */
