@@ -207,8 +207,9 @@ def normalize_axis(axis, rank, what):
 # Mapping an ONNX node onto a dmlcpu descriptor. Each map_* returns a Plan.
 
 class Plan:
-    """A descriptor and its buffers: inputs (arrays), outputs (arrays allocated in dmlcpu's
-    shape) and shapes (ONNX's output shapes, reached by reshaping the output buffers)."""
+    """A descriptor and its buffers: keep (the ctypes objects the descriptor points into, alive
+    as long as the plan), inputs (arrays), outputs (arrays allocated in dmlcpu's shape) and
+    shapes (ONNX's output shapes, reached by reshaping the output buffers: keepdims=0)."""
 
     def __init__(self, op_type, desc, keep, inputs, outputs, shapes, compare, bound=None,
                  unsupported_allowed=False):
@@ -314,10 +315,12 @@ def slice_window(start, end, step, size):
         count = max(0, -(-(start - end) // -step))
     if count == 0:
         return None
-    span = (count - 1) * abs(step) + 1
-    offset = start if step > 0 else start - span + 1
+    if count == 1:
+        step = 1 if step > 0 else -1  # one element: any step selects the same one
     if abs(step) > 2**31 - 1:
         raise Skip(f"Slice step {step} does not fit an INT32 window stride")
+    span = (count - 1) * abs(step) + 1
+    offset = start if step > 0 else start - span + 1
     return offset, span, step, count
 
 
