@@ -15,13 +15,12 @@
 const fs = require('fs');
 const path = require('path');
 
-const ARRAYS = {
-    float32: Uint32Array, float16: Uint16Array, float64: BigUint64Array, int8: Int8Array,
+// What onnxruntime-node expects for each type (float16 travels as its raw 16-bit patterns).
+const TENSOR_ARRAYS = {
+    float32: Float32Array, float16: Uint16Array, float64: Float64Array, int8: Int8Array,
     uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array,
     uint32: Uint32Array, int64: BigInt64Array, uint64: BigUint64Array,
 };
-// What onnxruntime-node expects for each type (float16 travels as its raw 16-bit patterns).
-const TENSOR_ARRAYS = { ...ARRAYS, float32: Float32Array, float64: Float64Array };
 
 function emit(obj) {
     process.stdout.write(JSON.stringify(obj) + '\n');
