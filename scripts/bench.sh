@@ -11,9 +11,12 @@ ensure_packages build-essential cmake ninja-build pkg-config libomp-dev \
 
 # ONNX Runtime for the ort peer: npm's onnxruntime-node, whose package already holds
 # libonnxruntime for linux x64 and arm64 (ONNXRUNTIME_NODE_INSTALL=skip keeps its post-install
-# step from downloading anything). Node itself is not installed here.
+# step from downloading anything). Node and npm come from Debian when the machine has none.
 ort_version=1.30.0
 ort_dir=.deps/ort
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+    ensure_packages nodejs npm || echo "nodejs and npm could not be installed"
+fi
 if grep -qs "\"version\": \"$ort_version\"" "$ort_dir/node_modules/onnxruntime-node/package.json"; then
     :
 elif ! command -v npm >/dev/null || ! command -v node >/dev/null; then
