@@ -40,6 +40,7 @@ enum fill_mode {
     FILL_PRODUCT, /* floats of magnitude in [0.5, 2), odd integers: products neither vanish
                      nor overflow at once */
     FILL_BITS,    /* random bits of any type (copies: NaN payloads, signalling NaNs) */
+    FILL_FINITE,  /* FILL_WIDE without NaN and inf (groups of millions would all hold one) */
 };
 
 /* A float32 or float64 value from r: specials now and then (NaN with a payload, +-inf, -0,
@@ -52,13 +53,13 @@ static double float_value(uint64_t r, enum fill_mode mode, int is_f64)
      * zero every one) */
     unsigned pick = (unsigned)(r % 100000u);
     r /= 100000u;
-    if (mode != FILL_TIES) {
+    if (mode == FILL_WIDE || mode == FILL_PRODUCT) {
         if (pick < 3)
             return pick == 0 ? -(double)__builtin_nan("") : (double)__builtin_nan("");
         if (pick < 6)
             return pick == 3 ? -__builtin_inf() : __builtin_inf();
     }
-    if (mode == FILL_WIDE) {
+    if (mode == FILL_WIDE || mode == FILL_FINITE) {
         if (pick < 2000)
             return -0.0;
         if (pick < 4000) /* subnormal of the type (float16 ones come from the small floats) */
@@ -114,7 +115,7 @@ static void fill(dmlcpu_data_type t, unsigned char *buf, size_t n, uint64_t seed
             /* wide values of float16 are scaled into its range; subnormals of float16 appear
              * among them (below 2^-14) */
             double d = float_value(r, mode, 0);
-            uint16_t h = ref_f32_to_f16((float)(mode == FILL_WIDE ? d * 0x1p-14 : d));
+            uint16_t h = ref_f32_to_f16((float)(mode == FILL_WIDE || mode == FILL_FINITE ? d * 0x1p-14 : d));
             memcpy(buf + 2 * i, &h, 2);
             break;
         }
@@ -403,6 +404,48 @@ static void copies(void)
     }
 }
 
+/* Operators of more than 8 MiB, which the library splits over threads (outputs, and groups in
+ * whole canonical blocks): the part of the list where --threads changes the plan. */
+static void large_operators(void)
+{
+    static const uint32_t rows[2] = {3, 1048583}, cols[2] = {1048583, 3}, axis1 = 1, axis0 = 0;
+    static const dmlcpu_data_type types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT16,
+                                             DMLCPU_DATA_TYPE_FLOAT64, DMLCPU_DATA_TYPE_INT32};
+    static const dmlcpu_reduce_function fns[] = {DMLCPU_REDUCE_FUNCTION_SUM, DMLCPU_REDUCE_FUNCTION_MAX,
+                                                 DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP};
+    char what[200];
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+        for (size_t fi = 0; fi < sizeof fns / sizeof fns[0]; fi++)
+            for (int column = 0; column < 2; column++) {
+                dmlcpu_data_type t = types[ti];
+                if (!ref_reduce_supported(fns[fi], t, t))
+                    continue;
+                uint32_t osz[2] = {column ? 1 : 3, column ? 3 : 1};
+                dmlcpu_tensor_desc in = {t, 2, column ? cols : rows, NULL, 0};
+                dmlcpu_tensor_desc out = {t, 2, osz, NULL, 0};
+                dmlcpu_reduce_operator_desc r = {fns[fi], &in, &out, 1, column ? &axis0 : &axis1};
+                dmlcpu_operator_desc d = {DMLCPU_OPERATOR_REDUCE, &r};
+                snprintf(what, sizeof what, "REDUCE %s %s large %s", function_names[fns[fi]],
+                         type_names[t], column ? "narrow" : "inner");
+                run(what, &d, 1, &in, 1, &out, FILL_FINITE);
+            }
+    for (int dir = 0; dir < 2; dir++) {
+        static const uint32_t osz[2] = {3, 1};
+        dmlcpu_tensor_desc in = {DMLCPU_DATA_TYPE_FLOAT32, 2, rows, NULL, 0};
+        dmlcpu_tensor_desc out = {DMLCPU_DATA_TYPE_UINT32, 2, osz, NULL, 0};
+        dmlcpu_argmax_operator_desc a = {&in, &out, 1, &axis1, (dmlcpu_axis_direction)dir};
+        dmlcpu_operator_desc d = {DMLCPU_OPERATOR_ARGMAX, &a};
+        snprintf(what, sizeof what, "ARGMAX %s FLOAT32 large inner", dir ? "DECREASING" : "INCREASING");
+        run(what, &d, 1, &in, 1, &out, FILL_TIES);
+    }
+    static const uint32_t tsz[2] = {2048, 1031}, tst[2] = {1, 2048};
+    dmlcpu_tensor_desc tin = {DMLCPU_DATA_TYPE_FLOAT32, 2, tsz, tst, 0};
+    dmlcpu_tensor_desc tout = {DMLCPU_DATA_TYPE_FLOAT32, 2, tsz, NULL, 0};
+    dmlcpu_identity_operator_desc id = {&tin, &tout};
+    dmlcpu_operator_desc d = {DMLCPU_OPERATOR_IDENTITY, &id};
+    run("IDENTITY FLOAT32 large transpose 2048x1031", &d, 1, &tin, 1, &tout, FILL_BITS);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -416,6 +459,7 @@ int main(int argc, char **argv)
     reductions();
     arg_operators();
     copies();
+    large_operators();
     fprintf(stderr, "hashcheck: detected %s, %u threads, %d operators (", dmlcpu_isa_name(dmlcpu_detected_isa()),
             max_threads, operator_count);
     for (int i = 0; i <= DMLCPU_ISA_NEON; i++)
