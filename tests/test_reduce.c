@@ -573,12 +573,12 @@ Test(reduce, signed_zero_groups)
  * order must give the oracle's bits. Float types and INT32 only, to keep the time down. */
 ParameterizedTestParameters(reduce, threads)
 {
-    /* the reduced set: FLOAT32 and FLOAT16 (every function), three shapes */
+    /* the reduced set: FLOAT32 only (every function), three shapes */
     static reduce_param params[256], chosen[256];
     size_t n = build_params(params), m = 0;
     const int reduced = tu_reduced();
     for (size_t i = 0; i < n; i++)
-        if (reduced ? params[i].type == DMLCPU_DATA_TYPE_FLOAT32 || params[i].type == DMLCPU_DATA_TYPE_FLOAT16
+        if (reduced ? params[i].type == DMLCPU_DATA_TYPE_FLOAT32
                     : ref_type_is_float((dmlcpu_data_type)params[i].type) ||
                           params[i].type == DMLCPU_DATA_TYPE_INT32)
             chosen[m++] = params[i];
