@@ -55,6 +55,10 @@
 #define SUM_QUADS(q, I, A, MAP, OPN)                                                               \
     quads_##OPN##_##A(MAP(ld_##I(q)), MAP(ld_##I((q) + EPV_##A)), MAP(ld_##I((q) + 2 * EPV_##A)), \
                       MAP(ld_##I((q) + 3 * EPV_##A)))
+/* One step of the halving tree over whole accumulators (constant bounds, so that the array
+ * stays in registers); SUM_NACC is 16. */
+#define SUM_TREE_STEP(OPN, A, H)                                                                   \
+    SUM_UNROLL for (int i = 0; i < (H); i++) if ((size_t)(i + (H)) < used) a[i] = OPN##_##A(a[i], a[i + (H)]);
 #define DEF_SUM_LANES(LNAME, T, I, A, MAP, OPN)                                                    \
     static inline __attribute__((always_inline)) vacc_##A LNAME(const T *p, size_t m,              \
                                                                 vacc_##A id, vacc_##A fill,        \
@@ -92,10 +96,10 @@
         }                                                                                          \
         /* h = L/2 .. EPV: accumulator i with i + h; those past the last one used hold id */      \
         const size_t used = full + (rest != 0) < SUM_NACC ? full + (rest != 0) : SUM_NACC;          \
-        SUM_UNROLL for (int h = SUM_NACC / 2; h >= 1; h /= 2)                                      \
-            SUM_UNROLL for (int i = 0; i < h; i++)                                                 \
-                if ((size_t)(i + h) < used)                                                        \
-                    a[i] = OPN##_##A(a[i], a[i + h]);                                              \
+        SUM_TREE_STEP(OPN, A, 8)                                                                   \
+        SUM_TREE_STEP(OPN, A, 4)                                                                   \
+        SUM_TREE_STEP(OPN, A, 2)                                                                   \
+        SUM_TREE_STEP(OPN, A, 1)                                                                   \
         return a[0];                                                                               \
     }
 
