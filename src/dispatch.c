@@ -174,6 +174,9 @@ int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
         &dmlcpu_kernels_avx512, &dmlcpu_kernels_avx512_free,
         &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free, &dmlcpu_kernels_avx2_copy,
 #endif
+#if defined(DMLCPU_HAVE_ARM_TABLES)
+        &dmlcpu_kernels_neon_free, &dmlcpu_kernels_neon_copy,
+#endif
         &dmlcpu_kernels_scalar,
     };
     int n = 0;
