@@ -14,6 +14,10 @@
 #include <cpuid.h>
 #elif defined(__aarch64__)
 #define DMLCPU_ARM 1
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1ul << 1) /* the bit of Linux's AT_HWCAP for AArch64 Advanced SIMD */
+#endif
 #endif
 
 static bool isa_of_this_arch(dmlcpu_isa isa)
@@ -83,7 +87,9 @@ static dmlcpu_isa detect(void)
         return DMLCPU_ISA_AVX512;
     return DMLCPU_ISA_AVX2;
 #elif defined(DMLCPU_ARM)
-    return DMLCPU_ISA_NEON; /* Advanced SIMD is part of AArch64 */
+    /* Advanced SIMD is mandatory in the AArch64 Linux ABI, but the kernel says so explicitly
+     * and a CPU or emulator without it must not run NEON code. */
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? DMLCPU_ISA_NEON : DMLCPU_ISA_PORTABLE;
 #else
     return DMLCPU_ISA_PORTABLE;
 #endif

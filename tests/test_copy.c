@@ -303,11 +303,14 @@ ParameterizedTest(copy_param *p, copy, random)
     tu_rng r;
     tu_rng_init(&r, "copy.random", (uint64_t)p->op, (uint64_t)p->type);
     const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    /* the reduced set: every other case of each size, one large one */
+    const int reduced = tu_reduced();
     for (uint32_t rank = 1; rank <= 8; rank++)
         for (int k = 0; k < 14; k++)
-            one_case(&r, p->op, type, rank, k < 4 ? 24 : k < 12 ? 600 : 6000);
+            if (!reduced || k % 2 == 0)
+                one_case(&r, p->op, type, rank, k < 4 ? 24 : k < 12 ? 600 : 6000);
     /* a few large ones: long unit-stride runs and many rows */
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < (reduced ? 1 : 3); k++)
         one_case(&r, p->op, type, 1 + tu_below(&r, 4), 150000);
 }
 
@@ -334,15 +337,17 @@ ParameterizedTest(copy_param *p, copy, large)
     tu_rng_init(&r, "copy.large", (uint64_t)p->op, (uint64_t)p->type);
     const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
     const uint32_t budget = (uint32_t)((3u << 20) / ref_type_size(type)); /* 3 MiB */
-    /* the first case at every threads setting: 1, 2, 3, 7 and the reversed host pool */
-    static const uint32_t settings[] = {1, 2, 3, 7, TU_HOST_POOL};
-    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+    /* the first case at every threads setting: 1, 2, 3, 7 and the reversed host pool (the
+     * reduced set: 1, 3 and the host pool, and no further cases) */
+    static const uint32_t settings[] = {1, 3, TU_HOST_POOL, 2, 7};
+    const int reduced = tu_reduced();
+    for (size_t i = 0; i < (reduced ? 3 : sizeof settings / sizeof settings[0]); i++) {
         tu_rng again = r;
         forced_threads = settings[i];
         one_case(&again, p->op, type, 1 + tu_below(&again, 3), budget);
     }
     forced_threads = 0;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < (reduced ? 0 : 3); k++)
         one_case(&r, p->op, type, 1 + tu_below(&r, 3), budget);
 }
 
@@ -440,6 +445,9 @@ ParameterizedTest(copy_param *p, copy, transpose)
     const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
     const int slice = p->op == DMLCPU_OPERATOR_SLICE;
     const uint64_t large = (5u << 20) / ref_type_size(type); /* 5 MiB: cut into tasks */
+    /* the reduced set: two small, one large */
+    const int reduced = tu_reduced();
     for (int k = 0; k < 6; k++)
-        case_transpose(&r, type, slice, k < 3 ? 40000 : large);
+        if (!reduced || k == 0 || k == 2 || k == 3)
+            case_transpose(&r, type, slice, k < 3 ? 40000 : large);
 }

@@ -234,9 +234,10 @@ static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint
                                  ? TU_CMP_LOG
                                  : TU_CMP_NAN_EQUAL;
 
-    /* one random thread setting, or all of them (each must give the oracle's bits) */
-    static const uint32_t settings[] = {1, 2, 3, 7, 0, TU_HOST_POOL};
-    const size_t runs = every_thread_setting ? sizeof settings / sizeof settings[0] : 1;
+    /* one random thread setting, or all of them (each must give the oracle's bits); the
+     * reduced set takes the first three: 1 thread, 3 threads and the reversed host pool */
+    static const uint32_t settings[] = {1, 3, TU_HOST_POOL, 2, 7, 0};
+    const size_t runs = !every_thread_setting ? 1 : tu_reduced() ? 3 : sizeof settings / sizeof settings[0];
     for (size_t k = 0; k < runs; k++) {
         const uint32_t threads = every_thread_setting ? settings[k] : tu_random_threads(r);
         char full[900];
@@ -362,9 +363,13 @@ static void random_cases(const reduce_param *p)
 {
     tu_rng r;
     tu_rng_init(&r, "reduce.random", (uint64_t)(p->op * 100 + p->fn), (uint64_t)(p->dir * 100 + p->type));
+    /* reduced set: ranks 1, 2, 3, 5, 8 and two repeats (one of them may take a large group) */
+    const int reduced = tu_reduced();
     for (int pattern = 0; pattern < PATTERN_COUNT; pattern++)
         for (uint32_t rank = 1; rank <= 8; rank++)
             for (int k = 0; k < 3; k++) {
+                if (reduced && (k == 1 || rank == 4 || rank == 6 || rank == 7))
+                    continue;
                 uint32_t axes[8], sizes[8];
                 uint32_t count = pattern_axes(&r, pattern, rank, axes);
                 if (count == 0)
@@ -407,14 +412,23 @@ static void sweep_cases(const reduce_param *p)
     const uint32_t nblocks = sizeof around_blocks / sizeof around_blocks[0];
     const uint32_t axis0 = 0, axis1 = 1;
 
+    /* Lengths 1..300 cross every vector width and unroll; the reduced set keeps 1..40, the
+     * lengths next to each multiple of 64 and 300 (16-byte vectors hold 2 to 16 elements,
+     * unrolled by up to 4 or 8). */
+    const int reduced = tu_reduced();
+#define SWEEP_SKIPS(n) (reduced && (n) > 40 && ((n) + 1) % 64 > 2 && (n) != 300)
+
     /* rank 1, the whole tensor is one group */
     for (uint32_t n = 1; n <= 300; n++)
-        run_case(&r, p, 1, &n, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
+        if (!SWEEP_SKIPS(n))
+            run_case(&r, p, 1, &n, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
     for (uint32_t i = 0; i < nblocks; i++)
         run_case(&r, p, 1, &around_blocks[i], 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
 
     /* rows: M x n, reduce the last axis */
     for (uint32_t n = 1; n <= 300; n++) {
+        if (SWEEP_SKIPS(n))
+            continue;
         uint32_t sizes[2] = {1 + tu_below(&r, 4), n};
         run_case(&r, p, 2, sizes, 1, &axis1, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
     }
@@ -446,7 +460,7 @@ static void sweep_cases(const reduce_param *p)
     /* columns: n x K, reduce axis 0, for K in 1..17 and a wide 100 */
     for (uint32_t k = 1; k <= 18; k++) {
         const uint32_t width = k == 18 ? 100 : k;
-        for (int j = 0; j < 10; j++) {
+        for (int j = 0; j < (reduced ? 5 : 10); j++) {
             uint32_t n = j < 3 ? (uint32_t[]){1, 4, 64}[j] : 1 + tu_below(&r, 300);
             uint32_t sizes[2] = {n, width};
             run_case(&r, p, 2, sizes, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
@@ -463,15 +477,23 @@ static void sweep_cases(const reduce_param *p)
     const uint32_t wide[] = {1023, 1025, 4096 / es + 15, 16384 / es - 1, 16384 / es + 1,
                              16384 / es + 33};
     for (uint32_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
-        uint32_t sizes[2] = {(uint32_t[]){1, 3, 9, 17, 34}[tu_below(&r, 5)], wide[i]};
+        /* the reduced set: 1, 3 or 9 rows */
+        uint32_t sizes[2] = {(uint32_t[]){1, 3, 9, 17, 34}[tu_below(&r, reduced ? 3 : 5)], wide[i]};
         run_case(&r, p, 2, sizes, 1, &axis0, sweep_layout(&r, 1), sweep_layout(&r, 0), 0);
     }
 
-    /* columns over at least 2 MiB of rows per block (the branch-free column path of ARG*) */
-    for (int j = 0; j < 3; j++) {
+    /* columns over at least 2 MiB of rows per block (the branch-free column path of ARG*);
+     * the reduced set keeps one for the ARGMIN / ARGMAX operators of FLOAT32 and INT8 */
+    const int big_columns = !reduced ? 3
+                            : p->op != DMLCPU_OPERATOR_REDUCE &&
+                                      (p->type == DMLCPU_DATA_TYPE_FLOAT32 || p->type == DMLCPU_DATA_TYPE_INT8)
+                                ? 1
+                                : 0;
+    for (int j = 0; j < big_columns; j++) {
         uint32_t sizes[2] = {4096 + 5 + tu_below(&r, 100), 600 + 17 * (uint32_t)j};
         run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
     }
+#undef SWEEP_SKIPS
 }
 
 ParameterizedTestParameters(reduce, sweep)
@@ -551,11 +573,14 @@ Test(reduce, signed_zero_groups)
  * order must give the oracle's bits. Float types and INT32 only, to keep the time down. */
 ParameterizedTestParameters(reduce, threads)
 {
+    /* the reduced set: FLOAT32 and FLOAT16 (every function), three shapes */
     static reduce_param params[256], chosen[256];
     size_t n = build_params(params), m = 0;
+    const int reduced = tu_reduced();
     for (size_t i = 0; i < n; i++)
-        if (ref_type_is_float((dmlcpu_data_type)params[i].type) ||
-            params[i].type == DMLCPU_DATA_TYPE_INT32)
+        if (reduced ? params[i].type == DMLCPU_DATA_TYPE_FLOAT32 || params[i].type == DMLCPU_DATA_TYPE_FLOAT16
+                    : ref_type_is_float((dmlcpu_data_type)params[i].type) ||
+                          params[i].type == DMLCPU_DATA_TYPE_INT32)
             chosen[m++] = params[i];
     return cr_make_param_array(reduce_param, chosen, m);
 }
@@ -576,8 +601,9 @@ ParameterizedTest(reduce_param *p, reduce, threads)
         {2, {301, 9000}, 1, {0}}        /* wide columns: tiles narrowed for threads */
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-        run_case(&r, p, shapes[s].rank, shapes[s].sizes, shapes[s].axis_count, shapes[s].axes,
-                 TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+        if (!tu_reduced() || s == 0 || s == 1 || s == 6)
+            run_case(&r, p, shapes[s].rank, shapes[s].sizes, shapes[s].axis_count, shapes[s].axes,
+                     TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
 }
 
 /* ---- indices beyond 2^24 ------------------------------------------------------------------ */

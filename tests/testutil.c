@@ -400,6 +400,12 @@ void tu_describe_tensor(char *buf, size_t len, const tu_tensor *t)
 /* ------------------------------------------------------------------------------------------ */
 /* Running                                                                                     */
 
+int tu_reduced(void)
+{
+    const char *v = getenv("DMLCPU_TEST_REDUCED");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 uint32_t tu_random_threads(tu_rng *r)
 {
     static const uint32_t choices[] = {0, 1, 2, 3, 7, TU_HOST_POOL};

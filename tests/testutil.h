@@ -132,6 +132,12 @@ void tu_run(const dmlcpu_operator_desc *desc, uint32_t threads,
             const dmlcpu_buffer_binding *inputs, uint32_t input_count,
             const dmlcpu_buffer_binding *outputs, uint32_t output_count, const char *what);
 
+/* 1 when the environment variable DMLCPU_TEST_REDUCED is set to anything but "" or "0": the
+ * suites run under an emulator (qemu-user, ~10x slower) and take the reduced set, which keeps
+ * every function, type, shape kind, vector-width and block edge but fewer random repeats and
+ * smaller thread sweeps (tests/CMakeLists.txt lists what is left out). */
+int tu_reduced(void);
+
 /* A random choice among max_threads 0 (default), 1, 2, 3, 7 and TU_HOST_POOL. */
 uint32_t tu_random_threads(tu_rng *r);
 /* "threads 3", "host pool", ... (a static string for the values tu_random_threads returns). */
