@@ -19,6 +19,8 @@
 #include "kernels.h"
 /* FMAX / FMIN propagate NaN: one test of a chunk's extreme finds the NaN of its eight vectors. */
 #define EXT_KEEPS_NAN 1
+/* ARG* rows: chunks of 16 vectors (256 bytes, as on AVX2), see ARG_CH. */
+#define ARG_CH 16
 #include "simd/reduce_free.h"
 
 typedef uint8x16_t lmask;

@@ -86,9 +86,16 @@
         if (ds == 1 && ss == -1) /* d[i] = s[-i] */                                                \
             for (; i + v <= n; i += v)                                                             \
                 rst(d + i, REV(rld(s - i - (v - 1))));                                             \
-        else if (ds == 1 && ss == 2) /* d[i] = s[2i]; the last vector would read past s[2n-2] */   \
+        else if (ds == 1 && ss == 2) { /* d[i] = s[2i]; a last vector would read past s[2n-2] */  \
+            for (; i + 2 * v < n; i += 2 * v) { /* two stores a step: half the loop's own cost */  \
+                const rvec e0 = EVEN(rld(s + 2 * i), rld(s + 2 * i + v));                          \
+                const rvec e1 = EVEN(rld(s + 2 * i + 2 * v), rld(s + 2 * i + 3 * v));              \
+                rst(d + i, e0);                                                                    \
+                rst(d + i + v, e1);                                                                \
+            }                                                                                      \
             for (; i + v < n; i += v)                                                              \
                 rst(d + i, EVEN(rld(s + 2 * i), rld(s + 2 * i + v)));                              \
+        }                                                                                          \
         for (; i < n; i++)                                                                         \
             d[(ptrdiff_t)i * ds] = s[(ptrdiff_t)i * ss];                                           \
     }

@@ -386,14 +386,18 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
  * never replaces anything (lo for ARGMAX, hi for ARGMIN). NaN is more extreme than any number.
  *
  * Rows, without data-dependent branches (a mispredicted one waits for memory and discards the
- * loads behind it): per chunk of eight vectors, the lanewise extreme e; lanes where e beats the
+ * loads behind it): per chunk of ARG_CH vectors, the lanewise extreme e; lanes where e beats the
  * best so far take e and the chunk's number. At the end of the block the extreme over the lanes
  * is found; the chunk where it first (LAST: last) occurs is the smallest (largest) chunk number
  * among the lanes holding it, and only that chunk is searched for its position. NaN lanes are
  * only collected; a block that holds one is searched for its first (last) NaN instead. cid_*_S
  * keep chunk numbers in unsigned lanes of S's width. ---- */
 
-#define ARG_CH 8 /* vectors per chunk */
+/* Vectors per chunk: 8 unless the ISA says otherwise (NEON takes 16 of its 16-byte vectors, so
+ * the per-chunk bookkeeping, a compare and two blends, is paid once per 256 bytes as on AVX2). */
+#ifndef ARG_CH
+#define ARG_CH 8
+#endif
 /* Rows of at least this many bytes prefetch as far ahead: 64 MiB of 16 KiB rows ran at 0.95 of
  * the read ceiling instead of 0.75 (hardware prefetch alone does not keep up). Short rows skip
  * it: in L2, 2 KiB rows took 1.5x longer with it. */
@@ -459,16 +463,17 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         const size_t cn_ = (cnt);                                                                  \
         const T *q_ = p + k * ARG_CH * E;                                                          \
         vec_##S v_[ARG_CH];                                                                        \
-        _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                                 \
+        _Pragma("GCC unroll 16") for (int j = 0; j < ARG_CH; j++) {                                \
             v_[j] = ARG_LD(S, q_, j, cn_);                                                         \
             KEEP(v_[j]);                                                                           \
         }                                                                                          \
         if (NAN_##S && !EXT_KEEPS_NAN)                                                             \
-            _Pragma("GCC unroll 4") for (int j = 0; j < ARG_CH; j += 2)                            \
-                nz[j / 2] = nz_add_##S(nz[j / 2], v_[j], v_[j + 1]);                               \
-        _Pragma("GCC unroll 4") for (int j = 0; j < ARG_CH; j += 2)                                \
-            v_[j / 2] = EXT##_##S(v_[j], v_[j + 1]);                                               \
-        const vec_##S e_ = EXT##_##S(EXT##_##S(v_[0], v_[1]), EXT##_##S(v_[2], v_[3]));            \
+            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j += 2)                            \
+                nz[j / 2 % 4] = nz_add_##S(nz[j / 2 % 4], v_[j], v_[j + 1]);                       \
+        _Pragma("GCC unroll 4") for (int w = ARG_CH; w > 1; w /= 2) /* a tree of pairs */         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < w; j += 2)                                 \
+                v_[j / 2] = EXT##_##S(v_[j], v_[j + 1]);                                           \
+        const vec_##S e_ = v_[0];                                                                  \
         if (NAN_##S && EXT_KEEPS_NAN) /* the chunk's extreme is NaN where any of its lanes was */  \
             nz[0] = nz_add_##S(nz[0], e_, e_);                                                     \
         const lmask w_ = BEAT##_##S(e_, best);                                                     \
@@ -532,7 +537,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
             }                                                                                      \
             vec_##S best = fill;                                                                   \
             cvec_##S cid = cid_zero_##S(), kv = cid;                                               \
-            nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                   \
+            nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                   \
             size_t at = 0, k = 0;                                                                  \
             for (; (k + 1) * CH <= m; k++) {                                                       \
                 if (pf)                                                                            \
@@ -552,7 +557,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                 const T *q = p + k * CH;                                                           \
                 const size_t cn = MIN_SZ(CH, m - k * CH);                                          \
                 uint64_t b[ARG_CH];                                                                \
-                _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++)                           \
+                _Pragma("GCC unroll 16") for (int j = 0; j < ARG_CH; j++)                          \
                     b[j] = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);           \
                 at = k * CH + pick_bit(b, ARG_CH, E, LAST);                                        \
             }                                                                                      \
@@ -938,7 +943,7 @@ static inline size_t rows_slot(size_t i, size_t G)
     {                                                                                              \
         vec_##S best = fill;                                                                       \
         cvec_##S cid = cid_zero_##S(), kv = cid;                                                   \
-        nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                       \
+        nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                       \
         size_t k = 0;                                                                              \
         for (; (k + 1) * CH <= n; k++)                                                             \
             ARG_CHUNK(T, S, EXT, BEAT, CH);                                                        \
@@ -966,7 +971,7 @@ static inline size_t rows_slot(size_t i, size_t G)
             const size_t cn = MIN_SZ(CH, n - k * CH);                                              \
             uint64_t b[ARG_CH];                                                                    \
             unsigned nz = 0;                                                                       \
-            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                             \
+            _Pragma("GCC unroll 16") for (int j = 0; j < ARG_CH; j++) {                            \
                 uint64_t bj = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);        \
                 __asm__("" : "+r"(bj)); /* not a vector compare of b reloaded: a stalled load */   \
                 b[j] = bj;                                                                         \
