@@ -181,7 +181,7 @@ int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
         &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free, &dmlcpu_kernels_avx2_copy,
 #endif
 #if defined(DMLCPU_HAVE_ARM_TABLES)
-        &dmlcpu_kernels_neon,
+        &dmlcpu_kernels_neon, &dmlcpu_kernels_neon_free, &dmlcpu_kernels_neon_copy,
 #endif
         &dmlcpu_kernels_scalar,
     };

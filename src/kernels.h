@@ -130,7 +130,7 @@ extern const kernel_table dmlcpu_kernels_avx512, dmlcpu_kernels_avx512_free;
 extern const kernel_table dmlcpu_kernels_avx2, dmlcpu_kernels_avx2_free, dmlcpu_kernels_avx2_copy;
 #endif
 #if defined(DMLCPU_HAVE_ARM_TABLES)
-extern const kernel_table dmlcpu_kernels_neon;
+extern const kernel_table dmlcpu_kernels_neon, dmlcpu_kernels_neon_free, dmlcpu_kernels_neon_copy;
 #endif
 
 /* generic/fp16.c: IEEE binary16 conversions (round to nearest even). */

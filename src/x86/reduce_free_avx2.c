@@ -1,6 +1,6 @@
 /* AVX2 kernels of the order-free reductions: integer SUM, L1, SUM_SQUARE and MULTIPLY (wrapping,
  * in lanes of the input's width: only the low bits of a partial matter), MIN and MAX, ARGMIN and
- * ARGMAX (both directions) for every type. The bodies are in reduce_free.h; this file gives them
+ * ARGMAX (both directions) for every type. The bodies are in simd/reduce_free.h; this file gives them
  * the vector vocabulary. Lane masks are vectors (all ones per selected lane). AVX2 lacks 64-bit
  * min/max, unsigned compares and a 64-bit multiply: they are built from signed compares, sign
  * flips and 32-bit multiplies. Partial vectors are read with masked loads (32/64-bit lanes) or
@@ -12,7 +12,7 @@
 #include <immintrin.h>
 
 #include "kernels.h"
-#include "x86/reduce_free.h"
+#include "simd/reduce_free.h"
 
 typedef __m256i lmask;
 static inline lmask lm_zero(void) { return _mm256_setzero_si256(); }

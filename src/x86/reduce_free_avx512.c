@@ -1,6 +1,6 @@
 /* AVX-512 (F/BW/DQ/VL) kernels of the order-free reductions: integer SUM, L1, SUM_SQUARE and
  * MULTIPLY (wrapping, in lanes of the input's width: only the low bits of a partial matter), MIN
- * and MAX, ARGMIN and ARGMAX (both directions) for every type. The bodies are in reduce_free.h;
+ * and MAX, ARGMIN and ARGMAX (both directions) for every type. The bodies are in simd/reduce_free.h;
  * this file gives them the vector vocabulary. Lane masks are 64-bit integers (one bit per lane);
  * tails use masked loads, which never touch memory outside the mask. FLOAT16 converts to FLOAT32
  * on load (exact). */
@@ -11,7 +11,7 @@
 #include <immintrin.h>
 
 #include "kernels.h"
-#include "x86/reduce_free.h"
+#include "simd/reduce_free.h"
 
 typedef uint64_t lmask;
 static inline lmask lm_zero(void) { return 0; }

@@ -1,6 +1,8 @@
-/* Order-free reductions (integer sums, MIN/MAX, ARG*) for the x86 tiers: the kernel bodies,
- * written once against a small vector vocabulary that each ISA file defines before including
- * this header. Results and partials are those of the scalar tier (DEF_ROW_FOLD, DEF_COL_FOLD,
+/* Order-free reductions (integer sums, MIN/MAX, ARG*) for every SIMD tier (x86/reduce_free_avx2.c,
+ * x86/reduce_free_avx512.c, arm/reduce_free_neon.c): the kernel bodies, written once against a
+ * small vector vocabulary that each ISA file defines before including this header. The body uses
+ * no intrinsic of its own: prefetches are __builtin_prefetch (prefetcht0 on x86, prfm pldl1keep
+ * on AArch64) and KEEP names each architecture's vector register constraint. Results and partials are those of the scalar tier (DEF_ROW_FOLD, DEF_COL_FOLD,
  * DEF_ROW_ARG, DEF_COL_ARG): one partial per DMLCPU_BLOCK_FREE elements of a row, one per column.
  *
  * Vocabulary, for every data type suffix S (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64):
@@ -19,9 +21,11 @@
  *   bi_S(v), ib_S(i)     the lanes' bits as an integer vector and back
  *   izero_S(), iblend_S(iv, m, r), ist_S(d, iv)   index vectors
  *   nzacc, nz_init(), nz_add_S(z, a, b), nz_or(z, w), nz_any_S(z)   NaN seen so far (floats)
- * and per ISA: lmask with lm_zero, lm_or, lm_and, lm_andn (a and not b), lm_any. */
-#ifndef DMLCPU_X86_REDUCE_FREE_H
-#define DMLCPU_X86_REDUCE_FREE_H
+ * and per ISA: lmask with lm_zero, lm_or, lm_and, lm_andn (a and not b), lm_any; and
+ *   EXT_KEEPS_NAN        1 if float max_S / min_S give NaN where an operand is NaN (default 0):
+ *                        the ARG* chunk pass then tests its extreme alone for NaN. */
+#ifndef DMLCPU_SIMD_REDUCE_FREE_H
+#define DMLCPU_SIMD_REDUCE_FREE_H
 
 #include <math.h>
 #include <stdint.h>
@@ -29,13 +33,23 @@
 
 #include "kernels.h"
 
+#ifndef EXT_KEEPS_NAN
+#define EXT_KEEPS_NAN 0
+#endif
+
 #define MIN_SZ(a, b) ((a) < (b) ? (a) : (b))
 #define UNROLL4 _Pragma("GCC unroll 4")
 
 /* Keeps a loaded vector in a register. Where a load has several consumers the compiler otherwise
  * folds it into each of them, reading memory once per consumer: for float MIN/MAX and ARG* that
  * made L1 reads, not the arithmetic, the limit (about 2.5x slower in cache). */
+#if defined(__aarch64__)
+#define KEEP(v) __asm__("" : "+w"(v))
+#else
 #define KEEP(v) __asm__("" : "+v"(v))
+#endif
+/* A read prefetch into L1. */
+#define PREFETCH_L1(p) __builtin_prefetch((p), 0, 3)
 
 static inline uint64_t first_lanes(size_t n)
 {
@@ -106,7 +120,7 @@ static inline uint64_t first_lanes(size_t n)
             const size_t rn = MIN_SZ((G), nrows - r0);                                             \
             const char *rb = x + (ptrdiff_t)r0 * rs;                                               \
             for (size_t i = 0; i < rn; i += pstep)                                                 \
-                _mm_prefetch(rb + (ptrdiff_t)i * rs + pf, _MM_HINT_T0);                            \
+                PREFETCH_L1(rb + (ptrdiff_t)i * rs + pf);                                          \
             size_t v = 0, cn = E;                                                                  \
             for (; v < nvf; v++) {                                                                 \
                 BODY(__VA_ARGS__, COL_FULL)                                                        \
@@ -143,7 +157,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
         size_t i0 = 0, t = 0;                                                                      \
         for (; i0 + span <= ntot; i0 += span, t++)                                                 \
             for (size_t a = 0; a < NA; a++) {                                                      \
-                _mm_prefetch((const char *)(xs + i0 + a * E) + ARG_PF, _MM_HINT_T0);               \
+                PREFETCH_L1((const char *)(xs + i0 + a * E) + ARG_PF);               \
                 const vec_##S xv_ = ld_##S(xs + i0 + a * E);                                       \
                 BODY(a, xv_, valid_##S(E), __VA_ARGS__);                                                      \
             }                                                                                      \
@@ -372,14 +386,18 @@ DEF_FMM_RESOLVE(fmax_bits64, fmin_bits64, double, int64_t, uint64_t, 0x7ff000000
  * never replaces anything (lo for ARGMAX, hi for ARGMIN). NaN is more extreme than any number.
  *
  * Rows, without data-dependent branches (a mispredicted one waits for memory and discards the
- * loads behind it): per chunk of eight vectors, the lanewise extreme e; lanes where e beats the
+ * loads behind it): per chunk of ARG_CH vectors, the lanewise extreme e; lanes where e beats the
  * best so far take e and the chunk's number. At the end of the block the extreme over the lanes
  * is found; the chunk where it first (LAST: last) occurs is the smallest (largest) chunk number
  * among the lanes holding it, and only that chunk is searched for its position. NaN lanes are
  * only collected; a block that holds one is searched for its first (last) NaN instead. cid_*_S
  * keep chunk numbers in unsigned lanes of S's width. ---- */
 
-#define ARG_CH 8 /* vectors per chunk */
+/* Vectors per chunk: 8 unless the ISA says otherwise (NEON takes 16 of its 16-byte vectors, so
+ * the per-chunk bookkeeping, a compare and two blends, is paid once per 256 bytes as on AVX2). */
+#ifndef ARG_CH
+#define ARG_CH 8
+#endif
 /* Rows of at least this many bytes prefetch as far ahead: 64 MiB of 16 KiB rows ran at 0.95 of
  * the read ceiling instead of 0.75 (hardware prefetch alone does not keep up). Short rows skip
  * it: in L2, 2 KiB rows took 1.5x longer with it. */
@@ -445,16 +463,19 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         const size_t cn_ = (cnt);                                                                  \
         const T *q_ = p + k * ARG_CH * E;                                                          \
         vec_##S v_[ARG_CH];                                                                        \
-        _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                                 \
+        _Pragma("GCC unroll 16") for (int j = 0; j < ARG_CH; j++) {                                \
             v_[j] = ARG_LD(S, q_, j, cn_);                                                         \
             KEEP(v_[j]);                                                                           \
         }                                                                                          \
-        if (NAN_##S)                                                                               \
-            _Pragma("GCC unroll 4") for (int j = 0; j < ARG_CH; j += 2)                            \
-                nz[j / 2] = nz_add_##S(nz[j / 2], v_[j], v_[j + 1]);                               \
-        _Pragma("GCC unroll 4") for (int j = 0; j < ARG_CH; j += 2)                                \
-            v_[j / 2] = EXT##_##S(v_[j], v_[j + 1]);                                               \
-        const vec_##S e_ = EXT##_##S(EXT##_##S(v_[0], v_[1]), EXT##_##S(v_[2], v_[3]));            \
+        if (NAN_##S && !EXT_KEEPS_NAN)                                                             \
+            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j += 2)                            \
+                nz[j / 2 % 4] = nz_add_##S(nz[j / 2 % 4], v_[j], v_[j + 1]);                       \
+        _Pragma("GCC unroll 4") for (int w = ARG_CH; w > 1; w /= 2) /* a tree of pairs */         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < w; j += 2)                                 \
+                v_[j / 2] = EXT##_##S(v_[j], v_[j + 1]);                                           \
+        const vec_##S e_ = v_[0];                                                                  \
+        if (NAN_##S && EXT_KEEPS_NAN) /* the chunk's extreme is NaN where any of its lanes was */  \
+            nz[0] = nz_add_##S(nz[0], e_, e_);                                                     \
         const lmask w_ = BEAT##_##S(e_, best);                                                     \
         best = blend_##S(w_, best, e_);                                                            \
         cid = cid_set_##S(cid, w_, kv);                                                            \
@@ -516,12 +537,12 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
             }                                                                                      \
             vec_##S best = fill;                                                                   \
             cvec_##S cid = cid_zero_##S(), kv = cid;                                               \
-            nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                   \
+            nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                   \
             size_t at = 0, k = 0;                                                                  \
             for (; (k + 1) * CH <= m; k++) {                                                       \
                 if (pf)                                                                            \
                     _Pragma("GCC unroll 16") for (size_t o = 0; o < CH * sizeof(T); o += 64)       \
-                        _mm_prefetch((const char *)(p + k * CH) + ARG_PF + o, _MM_HINT_T0);        \
+                        PREFETCH_L1((const char *)(p + k * CH) + ARG_PF + o);        \
                 ARG_CHUNK(T, S, EXT, BEAT, CH);                                                    \
             }                                                                                      \
             if (k * CH < m)                                                                        \
@@ -536,7 +557,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                 const T *q = p + k * CH;                                                           \
                 const size_t cn = MIN_SZ(CH, m - k * CH);                                          \
                 uint64_t b[ARG_CH];                                                                \
-                _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++)                           \
+                _Pragma("GCC unroll 16") for (int j = 0; j < ARG_CH; j++)                          \
                     b[j] = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);           \
                 at = k * CH + pick_bit(b, ARG_CH, E, LAST);                                        \
             }                                                                                      \
@@ -922,7 +943,7 @@ static inline size_t rows_slot(size_t i, size_t G)
     {                                                                                              \
         vec_##S best = fill;                                                                       \
         cvec_##S cid = cid_zero_##S(), kv = cid;                                                   \
-        nzacc nz[ARG_CH / 2] = {nz_init(), nz_init(), nz_init(), nz_init()};                       \
+        nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                       \
         size_t k = 0;                                                                              \
         for (; (k + 1) * CH <= n; k++)                                                             \
             ARG_CHUNK(T, S, EXT, BEAT, CH);                                                        \
@@ -950,7 +971,7 @@ static inline size_t rows_slot(size_t i, size_t G)
             const size_t cn = MIN_SZ(CH, n - k * CH);                                              \
             uint64_t b[ARG_CH];                                                                    \
             unsigned nz = 0;                                                                       \
-            _Pragma("GCC unroll 8") for (int j = 0; j < ARG_CH; j++) {                             \
+            _Pragma("GCC unroll 16") for (int j = 0; j < ARG_CH; j++) {                            \
                 uint64_t bj = bits_##S(eq_##S(ARG_LD(S, q, j, cn), ex)) & ARG_VALID(j, cn);        \
                 __asm__("" : "+r"(bj)); /* not a vector compare of b reloaded: a stalled load */   \
                 b[j] = bj;                                                                         \
