@@ -1,5 +1,9 @@
 /* AVX2 (+FMA, F16C) kernels of the float sums in the canonical order, and of LOG_SUM_EXP.
  *
+ * Not yet on simd/reduce_sum.h, the body the NEON tier instantiates: this file and reduce_avx512.c are
+ * still a pair. Folding them in needs the shared body to take this permuted quad layout and
+ * the result tested and timed on an AVX-512 machine before it replaces these tuned loops.
+ *
  * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is eight ymm accumulators a0..a7. A row
  * kernel reads a block in chunks of four consecutive ymm (32 f32 or 16 f64 elements) and turns
  * each chunk into its 8 (4) quads with pairwise operations in the layout of hadd, written as

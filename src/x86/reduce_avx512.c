@@ -1,5 +1,9 @@
 /* AVX-512 (F/BW/DQ/VL) kernels of the float sums in the canonical order, and of LOG_SUM_EXP.
  *
+ * Not yet on simd/reduce_sum.h, the body the NEON tier instantiates: this file and reduce_avx2.c are
+ * still a pair. Folding them in needs the shared body to take this permuted quad layout and
+ * the result tested and timed on an AVX-512 machine before it replaces these tuned loops.
+ *
  * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is four zmm accumulators. A row kernel
  * loads a chunk of 64 consecutive f32 (32 f64) and forms its 16 (8) quads with two levels of
  * shuffles: pairs x_2i + x_2i+1, then quads (x_4j + x_4j+1) + (x_4j+2 + x_4j+3). Chunk c holds
