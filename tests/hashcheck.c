@@ -21,6 +21,7 @@
 
 #include <dmlcpu.h>
 
+#include "levels.h"
 #include "reference.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -448,6 +449,9 @@ static void large_operators(void)
 
 int main(int argc, char **argv)
 {
+    const int level = tu_check_isa_level();
+    if (level != 0)
+        return level;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             max_threads = (uint32_t)strtoul(argv[++i], NULL, 10);

@@ -12,6 +12,7 @@
 
 #include <dmlcpu.h>
 
+#include "levels.h"
 #include "reference.h"
 
 static int passed, failed;
@@ -106,6 +107,9 @@ int main(void)
     /* shapes: rows (reduce the last axis), columns (axis 0), a gather (axes 0 and 2) */
     static const struct { uint32_t rank, sizes[3], count, axes[2]; } shapes[] = {
         {2, {5, 4500, 1}, 1, {1, 0}}, {2, {4100, 19, 1}, 1, {0, 0}}, {3, {33, 3, 70}, 2, {0, 2}}};
+    const int level = tu_check_isa_level();
+    if (level != 0)
+        return level;
     char what[160];
     printf("detected ISA: %s\n", dmlcpu_isa_name(dmlcpu_detected_isa()));
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {

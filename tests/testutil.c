@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, sysconf under -std=c11 */
 
 #include "testutil.h"
+#include "levels.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -641,36 +642,9 @@ int tu_compare_gaps(const tu_tensor *t, const void *got, const void *expected, s
 
 int main(int argc, char *argv[])
 {
-    static const struct {
-        const char *name;
-        dmlcpu_isa level;
-        int on_x86, on_arm;
-    } levels[] = {
-        {"scalar", DMLCPU_ISA_SCALAR, 1, 1}, {"portable", DMLCPU_ISA_PORTABLE, 1, 1},
-        {"avx2", DMLCPU_ISA_AVX2, 1, 0},     {"avx512", DMLCPU_ISA_AVX512, 1, 0},
-        {"neon", DMLCPU_ISA_NEON, 0, 1},
-    };
-#if defined(__x86_64__) || defined(__i386__)
-    const int x86 = 1;
-#else
-    const int x86 = 0;
-#endif
-    const char *isa = getenv("DMLCPU_ISA");
-    if (isa && *isa) {
-        size_t i = 0;
-        while (i < sizeof levels / sizeof levels[0] && strcmp(levels[i].name, isa) != 0)
-            i++;
-        if (i == sizeof levels / sizeof levels[0]) {
-            fprintf(stderr, "DMLCPU_ISA=%s is not an ISA level\n", isa);
-            return 2;
-        }
-        const dmlcpu_isa detected = dmlcpu_detected_isa();
-        if (!(x86 ? levels[i].on_x86 : levels[i].on_arm) || levels[i].level > detected) {
-            printf("skipped: DMLCPU_ISA=%s is not available here (detected %s)\n", isa,
-                   dmlcpu_isa_name(detected));
-            return 77;
-        }
-    }
+    const int level = tu_check_isa_level();
+    if (level != 0)
+        return level;
 
     struct criterion_test_set *tests = criterion_initialize();
     int result = 0;

@@ -1,0 +1,51 @@
+/*
+ * The level check every test program makes first: DMLCPU_ISA names the ISA level a run is for,
+ * and a level this CPU (or emulator) lacks is reported as skipped (exit 77, ctest's
+ * SKIP_RETURN_CODE) instead of silently running at a lower level.
+ */
+#ifndef DMLCPU_TESTS_LEVELS_H
+#define DMLCPU_TESTS_LEVELS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dmlcpu.h>
+
+/* 0: run (DMLCPU_ISA unset or available); 77: skip (message printed); 2: not a level name. */
+static inline int tu_check_isa_level(void)
+{
+    static const struct {
+        const char *name;
+        dmlcpu_isa level;
+        int on_x86, on_arm;
+    } levels[] = {
+        {"scalar", DMLCPU_ISA_SCALAR, 1, 1}, {"portable", DMLCPU_ISA_PORTABLE, 1, 1},
+        {"avx2", DMLCPU_ISA_AVX2, 1, 0},     {"avx512", DMLCPU_ISA_AVX512, 1, 0},
+        {"neon", DMLCPU_ISA_NEON, 0, 1},
+    };
+#if defined(__x86_64__) || defined(__i386__)
+    const int x86 = 1;
+#else
+    const int x86 = 0;
+#endif
+    const char *isa = getenv("DMLCPU_ISA");
+    if (!isa || !*isa)
+        return 0;
+    size_t i = 0;
+    while (i < sizeof levels / sizeof levels[0] && strcmp(levels[i].name, isa) != 0)
+        i++;
+    if (i == sizeof levels / sizeof levels[0]) {
+        fprintf(stderr, "DMLCPU_ISA=%s is not an ISA level\n", isa);
+        return 2;
+    }
+    const dmlcpu_isa detected = dmlcpu_detected_isa();
+    if (!(x86 ? levels[i].on_x86 : levels[i].on_arm) || levels[i].level > detected) {
+        printf("skipped: DMLCPU_ISA=%s is not available here (detected %s)\n", isa,
+               dmlcpu_isa_name(detected));
+        return 77;
+    }
+    return 0;
+}
+
+#endif /* DMLCPU_TESTS_LEVELS_H */
