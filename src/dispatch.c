@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "generic/hwy/portable.h"
 #include "tensor.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -183,11 +184,29 @@ int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
 #if defined(DMLCPU_HAVE_ARM_TABLES)
         &dmlcpu_kernels_neon, &dmlcpu_kernels_neon_free, &dmlcpu_kernels_neon_copy,
 #endif
-        &dmlcpu_kernels_scalar,
     };
     int n = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (isa_rank(all[i]->isa) <= isa_rank(cap) && isa_of_this_arch(all[i]->isa))
             out[n++] = all[i];
+    /* The portable tier (Highway), below every hand-written tier, above scalar. */
+#if defined(DMLCPU_HAVE_PORTABLE)
+    if (isa_rank(cap) >= isa_rank(DMLCPU_ISA_PORTABLE)) {
+        const kernel_table *portable = portable_kernels(cap);
+        if (portable)
+            out[n++] = portable;
+    }
+#endif
+    out[n++] = &dmlcpu_kernels_scalar;
     return n;
+}
+
+const char *dmlcpu_portable_target(void)
+{
+#if defined(DMLCPU_HAVE_PORTABLE)
+    dmlcpu_isa cap = dispatch_cap();
+    if (isa_rank(cap) >= isa_rank(DMLCPU_ISA_PORTABLE))
+        return portable_target_name(cap);
+#endif
+    return "none";
 }

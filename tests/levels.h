@@ -1,7 +1,8 @@
 /*
  * The level check every test program makes first: DMLCPU_ISA names the ISA level a run is for,
  * and a level this CPU (or emulator) lacks is reported as skipped (exit 77, ctest's
- * SKIP_RETURN_CODE) instead of silently running at a lower level.
+ * SKIP_RETURN_CODE) instead of silently running at a lower level. DMLCPU_PORTABLE_TARGET names
+ * the Highway target a run of the portable level is for, checked the same way.
  */
 #ifndef DMLCPU_TESTS_LEVELS_H
 #define DMLCPU_TESTS_LEVELS_H
@@ -43,6 +44,14 @@ static inline int tu_check_isa_level(void)
     if (!(x86 ? levels[i].on_x86 : levels[i].on_arm) || levels[i].level > detected) {
         printf("skipped: DMLCPU_ISA=%s is not available here (detected %s)\n", isa,
                dmlcpu_isa_name(detected));
+        return 77;
+    }
+    /* A run of the portable level for one Highway target: skipped when that target does not
+     * run here (the CPU lacks it, or the build does not compile it). */
+    const char *target = getenv("DMLCPU_PORTABLE_TARGET");
+    if (target && *target && strcmp(target, dmlcpu_portable_target()) != 0) {
+        printf("skipped: DMLCPU_PORTABLE_TARGET=%s does not run here (the portable level runs %s)\n",
+               target, dmlcpu_portable_target());
         return 77;
     }
     return 0;

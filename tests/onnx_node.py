@@ -562,6 +562,13 @@ def requested_isa(lib):
         print(f"skipped: DMLCPU_ISA={name} is not available here "
               f"(detected {lib.dmlcpu_isa_name(detected).decode()})")
         sys.exit(SKIP_EXIT)
+    target = os.environ.get("DMLCPU_PORTABLE_TARGET", "")
+    lib.dmlcpu_portable_target.restype = ctypes.c_char_p
+    running = lib.dmlcpu_portable_target().decode()
+    if target and target != running:
+        print(f"skipped: DMLCPU_PORTABLE_TARGET={target} does not run here "
+              f"(the portable level runs {running})")
+        sys.exit(SKIP_EXIT)
     return ISA_NAMES[name]
 
 
