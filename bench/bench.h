@@ -138,4 +138,14 @@ uint64_t read_sum_avx2(const void *p, size_t bytes);
 uint64_t read_sum_avx512(const void *p, size_t bytes);
 #endif
 
+/* isa_compare.c: one measured case at one level of --compare-isa (cap indexes the list). */
+typedef struct {
+    const bench_case *c;
+    int threads, cap, ok;
+    const char *level;  /* the level whose kernels ran ("scalar" where a tier lacks one) */
+    double median;      /* seconds */
+    double rel_spread;  /* relative spread of the median, from the samples' interquartile range */
+} isa_sample;
+void isa_compare_print(const char *const *caps, int n_caps, const isa_sample *v, int n);
+
 #endif /* DMLCPU_BENCH_H */

@@ -19,6 +19,10 @@ typedef struct {
     const char *ops, *dtypes, *patterns, *sizes;
     int threads[8], thread_count;
     const char *isa;
+    const char *compare;           /* --compare-isa LIST */
+    dmlcpu_isa caps[4];            /* its levels, in order */
+    const char *cap_names[4];
+    int cap_count;                 /* 0 without --compare-isa */
     int quick, list, full, repeat_set, min_time_set;
     timing_options timing;
     const char *json;
@@ -29,6 +33,7 @@ typedef struct case_result {
     int threads;
     dmlcpu_status status;
     const char *isa;
+    int cap; /* index into options.caps with --compare-isa, else 0 */
     char *message;
     timing_result t;
     double gbps, eps, fraction, ceiling_gbps;
@@ -64,6 +69,8 @@ static void usage(FILE *f)
           "  --size LIST     l2 (512 KiB), large (64 MiB, 16 MiB for 1-byte types), tiny\n"
           "  --threads LIST  thread counts, e.g. 1 or 1,2 or all (default: 1,all)\n"
           "  --isa NAME      cap the library: scalar, portable, avx2, avx512, neon\n"
+          "  --compare-isa LIST  run every case at each of these levels in turn (e.g.\n"
+          "                  portable,avx2,scalar) and compare the first with the others\n"
           "  --repeat N      at least N samples per case (default 7)\n"
           "  --min-time S    at least S seconds of samples per case (default 0.07)\n"
           "  --json FILE     write every result, with its samples, to FILE\n"
@@ -170,6 +177,7 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--size")) { TAKE(); o->sizes = v;
         } else if (!strcmp(a, "--threads")) { TAKE(); parse_threads(o, v);
         } else if (!strcmp(a, "--isa")) { TAKE(); o->isa = v;
+        } else if (!strcmp(a, "--compare-isa")) { TAKE(); o->compare = v;
         } else if (!strcmp(a, "--repeat")) { TAKE(); o->timing.repeat = atoi(v); o->repeat_set = 1;
         } else if (!strcmp(a, "--min-time")) { TAKE(); o->timing.min_time = atof(v); o->min_time_set = 1;
         } else if (!strcmp(a, "--json")) { TAKE(); o->json = v;
@@ -331,6 +339,7 @@ static void write_json(const char *path, const options *o, const char *cpu, cons
         if (r->status == DMLCPU_STATUS_OK && !r->message) {
             fprintf(f, ", \"isa\": \"%s\", \"gbps\": %.4f, \"elements_per_s\": %.6e", r->isa,
                     r->gbps, r->eps);
+            if (o->cap_count) fprintf(f, ", \"cap\": \"%s\"", o->cap_names[r->cap]);
             if (c->ceiling != CEIL_NONE)
                 fprintf(f, ", \"ceiling\": \"%s\", \"ceiling_gbps\": %.4f, \"fraction\": %.4f",
                         c->ceiling == CEIL_READ ? "read" : "memcpy", r->ceiling_gbps, r->fraction);
@@ -408,7 +417,9 @@ static void run_case(const bench_case *c, int threads, void *pool, const options
     case_release_operator(p);
 }
 
-static void print_row(const case_result *r)
+/* The isa column: the level whose kernels ran; with --compare-isa, "cap>level" when a tier
+ * lacks a kernel and a lower one ran it. */
+static void print_row(const options *o, const case_result *r)
 {
     const bench_case *c = r->c;
     char med[32], mn[32];
@@ -417,7 +428,12 @@ static void print_row(const case_result *r)
         printf("%-8s %s\n", r->status == DMLCPU_STATUS_UNSUPPORTED ? "-" : "ERROR", r->message);
         return;
     }
-    printf("%-8s %9s %9s", r->isa, fmt_time(r->t.median, med, sizeof med),
+    char lvl[40];
+    if (o->cap_count && strcmp(o->cap_names[r->cap], r->isa))
+        snprintf(lvl, sizeof lvl, "%s>%s", o->cap_names[r->cap], r->isa);
+    else
+        snprintf(lvl, sizeof lvl, "%s", r->isa);
+    printf("%-8s %9s %9s", lvl, fmt_time(r->t.median, med, sizeof med),
            fmt_time(r->t.min, mn, sizeof mn));
     const char *busy = r->other_load >= BUSY_CPUS ? " !" : "";
     if (c->ceiling == CEIL_NONE)
@@ -549,7 +565,8 @@ static int compute_scaling(case_result *res, int n_res)
         if (r->threads <= 1 || r->message || r->t.median <= 0) continue;
         for (int j = 0; j < n_res; j++) {
             const case_result *q = &res[j];
-            if (q->c == r->c && q->threads == 1 && !q->message && q->t.median > 0) {
+            if (q->c == r->c && q->cap == r->cap && q->threads == 1 && !q->message &&
+                q->t.median > 0) {
                 r->one = q;
                 break;
             }
@@ -640,20 +657,22 @@ static int print_summary(const options *o, const case_result *res, int n_res)
         else if (res[i].message) failed++;
     }
     const char *fams[2] = {"reduce", "copy"};
-    for (int f = 0; f < 2; f++)
-        for (int k = 0; k < o->thread_count; k++) {
-            double logsum = 0;
-            int cnt = 0;
-            for (int i = 0; i < n_res; i++)
-                if (!res[i].message && res[i].threads == o->threads[k] &&
-                    !strcmp(res[i].c->family, fams[f]) && res[i].fraction > 0) {
-                    logsum += log(res[i].fraction);
-                    cnt++;
-                }
-            if (cnt)
-                printf("  %-7s t%-2d %5.1f%%  (%d cases)\n", fams[f], o->threads[k],
-                       100.0 * exp(logsum / cnt), cnt);
-        }
+    for (int j = 0; j < (o->cap_count ? o->cap_count : 1); j++)
+        for (int f = 0; f < 2; f++)
+            for (int k = 0; k < o->thread_count; k++) {
+                double logsum = 0;
+                int cnt = 0;
+                for (int i = 0; i < n_res; i++)
+                    if (!res[i].message && res[i].cap == j && res[i].threads == o->threads[k] &&
+                        !strcmp(res[i].c->family, fams[f]) && res[i].fraction > 0) {
+                        logsum += log(res[i].fraction);
+                        cnt++;
+                    }
+                if (cnt)
+                    printf("  %-9s%-7s t%-2d %5.1f%%  (%d cases)\n",
+                           o->cap_count ? o->cap_names[j] : "", fams[f], o->threads[k],
+                           100.0 * exp(logsum / cnt), cnt);
+            }
     printf("%d results, %d unsupported, %d failed", n_res, unsupported, failed);
     return failed;
 }
@@ -676,6 +695,29 @@ int main(int argc, char **argv)
     progress_tty = isatty(2);
     setvbuf(stdout, NULL, _IOLBF, 0);
 
+    if (o.compare) {
+        if (o.isa) {
+            fprintf(stderr, "dmlcpu-bench: --isa and --compare-isa exclude each other\n");
+            return 2;
+        }
+        static char list[128];
+        snprintf(list, sizeof list, "%s", o.compare);
+        for (char *save = NULL, *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+            dmlcpu_isa isa;
+            if (o.cap_count == 4 || !parse_isa(w, &isa) ||
+                dmlcpu_set_max_isa(isa) != DMLCPU_STATUS_OK || dmlcpu_detected_isa() < isa) {
+                fprintf(stderr, "dmlcpu-bench: --compare-isa: '%s' is not a level of this CPU "
+                                "(at most 4 levels)\n", w);
+                return 2;
+            }
+            o.caps[o.cap_count] = isa;
+            o.cap_names[o.cap_count++] = w;
+        }
+        if (o.cap_count < 2) {
+            fprintf(stderr, "dmlcpu-bench: --compare-isa needs at least two levels\n");
+            return 2;
+        }
+    }
     if (o.isa) {
         dmlcpu_isa isa;
         if (!parse_isa(o.isa, &isa) || dmlcpu_set_max_isa(isa) != DMLCPU_STATUS_OK) {
@@ -718,9 +760,10 @@ int main(int argc, char **argv)
     int n_ceil;
     ceiling_result *ceil = measure_ceilings(&o, cases, n, &n_ceil);
 
-    case_result *res = calloc(n * (size_t)o.thread_count, sizeof *res);
+    const int n_caps = o.cap_count ? o.cap_count : 1;
+    case_result *res = calloc(n * (size_t)o.thread_count * n_caps, sizeof *res);
     int n_res = 0;
-    size_t total = n * (size_t)o.thread_count;
+    size_t total = n * (size_t)o.thread_count * n_caps;
     dmlcpu_data_type current = DMLCPU_DATA_TYPE_UNKNOWN;
     void *pool = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -740,19 +783,30 @@ int main(int argc, char **argv)
         /* every thread count of a case runs on the same input and output buffers */
         prepared_case p;
         memset(&p, 0, sizeof p);
-        for (int k = 0; k < o.thread_count; k++) {
-            progress((size_t)n_res, total, c, o.threads[k], t0);
-            run_case(c, o.threads[k], pool, &o, ceil, n_ceil, &p, &res[n_res]);
-            clear_progress();
-            print_row(&res[n_res]);
-            n_res++;
-        }
+        for (int k = 0; k < o.thread_count; k++)
+            for (int j = 0; j < n_caps; j++) {
+                if (o.cap_count) dmlcpu_set_max_isa(o.caps[j]);
+                progress((size_t)n_res, total, c, o.threads[k], t0);
+                run_case(c, o.threads[k], pool, &o, ceil, n_ceil, &p, &res[n_res]);
+                res[n_res].cap = j;
+                clear_progress();
+                print_row(&o, &res[n_res]);
+                n_res++;
+            }
         case_release(&p);
     }
     free(pool);
 
     compute_scaling(res, n_res);
     print_scaling(&o, res, n_res);
+    if (o.cap_count) {
+        isa_sample *v = calloc((size_t)n_res, sizeof *v);
+        for (int i = 0; i < n_res; i++)
+            v[i] = (isa_sample){res[i].c, res[i].threads, res[i].cap, !res[i].message,
+                                res[i].isa, res[i].t.median, median_spread(&res[i].t)};
+        isa_compare_print(o.cap_names, o.cap_count, v, n_res);
+        free(v);
+    }
     int failed = print_summary(&o, res, n_res);
     load_mark_now(&run_end);
     double other = load_other(&run_start, &run_end);
