@@ -317,9 +317,9 @@ DMLCPU_API dmlcpu_isa dmlcpu_operator_isa(const dmlcpu_operator *op);
 DMLCPU_API const char *dmlcpu_isa_name(dmlcpu_isa isa);
 
 /* The Highway target the portable level runs under the current cap: "sse4", "avx2", "avx3"
- * (x86), "neon", "sve", "sve2" (aarch64), or "none" when the cap is scalar or no target of the
- * build runs on this CPU. Below the avx512 level the avx3 target is excluded. The environment
- * variable DMLCPU_PORTABLE_TARGET=<name> (read once) names the best target allowed. */
+ * (x86), "neon", "sve", "sve2" (aarch64), or "none" when the cap is scalar or no target
+ * of the build runs on this CPU. Below the avx512 level the avx3 target is excluded. The
+ * environment variable DMLCPU_PORTABLE_TARGET=<name> (read once) names the best target allowed. */
 DMLCPU_API const char *dmlcpu_portable_target(void);
 
 #ifdef __cplusplus

@@ -16,8 +16,15 @@
 #elif defined(__aarch64__)
 #define DMLCPU_ARM 1
 #include <sys/auxv.h>
+/* Linux's AT_HWCAP / AT_HWCAP2 bits for AArch64, for C libraries whose headers predate them. */
 #ifndef HWCAP_ASIMD
-#define HWCAP_ASIMD (1ul << 1) /* the bit of Linux's AT_HWCAP for AArch64 Advanced SIMD */
+#define HWCAP_ASIMD (1ul << 1)
+#endif
+#ifndef HWCAP_SVE
+#define HWCAP_SVE (1ul << 22)
+#endif
+#ifndef HWCAP2_SVE2
+#define HWCAP2_SVE2 (1ul << 1)
 #endif
 #endif
 
@@ -64,36 +71,59 @@ static uint64_t read_xcr0(void)
 }
 #endif
 
-static dmlcpu_isa detect(void)
+/* The CPU's features as DISPATCH_PF_* bits plus the best hand-written level, read once. */
+typedef struct {
+    dmlcpu_isa level;
+    unsigned portable;
+} cpu_features;
+
+static cpu_features read_cpu(void)
 {
+    cpu_features f = {DMLCPU_ISA_PORTABLE, 0};
 #if defined(DMLCPU_X86)
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d))
-        return DMLCPU_ISA_PORTABLE;
+        return f;
+    bool ssse3 = c & (1u << 9), sse41 = c & (1u << 19), sse42 = c & (1u << 20);
     bool osxsave = c & (1u << 27), fma = c & (1u << 12), f16c = c & (1u << 29), avx = c & (1u << 28);
+    if (ssse3 && sse41 && sse42)
+        f.portable |= DISPATCH_PF_SSE4;
     if (!osxsave || !avx)
-        return DMLCPU_ISA_PORTABLE;
+        return f;
     uint64_t xcr0 = read_xcr0();
     if ((xcr0 & 0x6) != 0x6) /* XMM and YMM state enabled by the OS */
-        return DMLCPU_ISA_PORTABLE;
+        return f;
     if (__get_cpuid_max(0, 0) < 7)
-        return DMLCPU_ISA_PORTABLE;
+        return f;
     __cpuid_count(7, 0, a, b, c, d);
-    bool avx2 = b & (1u << 5);
+    bool avx2 = b & (1u << 5), bmi1 = b & (1u << 3), bmi2 = b & (1u << 8);
     if (!(avx2 && fma && f16c))
-        return DMLCPU_ISA_PORTABLE;
-    bool f = b & (1u << 16), dq = b & (1u << 17), bw = b & (1u << 30), vl = b & (1u << 31);
+        return f;
+    f.level = DMLCPU_ISA_AVX2;
+    if (bmi1 && bmi2 && (f.portable & DISPATCH_PF_SSE4))
+        f.portable |= DISPATCH_PF_AVX2;
+    bool f512 = b & (1u << 16), dq = b & (1u << 17), bw = b & (1u << 30), vl = b & (1u << 31);
     bool zmm_state = (xcr0 & 0xe6) == 0xe6; /* opmask, ZMM_Hi256, Hi16_ZMM */
-    if (f && dq && bw && vl && zmm_state)
-        return DMLCPU_ISA_AVX512;
-    return DMLCPU_ISA_AVX2;
+    if (f512 && dq && bw && vl && zmm_state) {
+        f.level = DMLCPU_ISA_AVX512;
+        if (f.portable & DISPATCH_PF_AVX2)
+            f.portable |= DISPATCH_PF_AVX3;
+    }
 #elif defined(DMLCPU_ARM)
     /* Advanced SIMD is mandatory in the AArch64 Linux ABI, but the kernel says so explicitly
      * and a CPU or emulator without it must not run NEON code. */
-    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? DMLCPU_ISA_NEON : DMLCPU_ISA_PORTABLE;
-#else
-    return DMLCPU_ISA_PORTABLE;
+    unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+    if (hwcap & HWCAP_ASIMD) {
+        f.level = DMLCPU_ISA_NEON;
+        f.portable |= DISPATCH_PF_NEON;
+        if (hwcap & HWCAP_SVE) {
+            f.portable |= DISPATCH_PF_SVE;
+            if (hwcap2 & HWCAP2_SVE2)
+                f.portable |= DISPATCH_PF_SVE2;
+        }
+    }
 #endif
+    return f;
 }
 
 static bool parse_isa(const char *s, dmlcpu_isa *out)
@@ -111,8 +141,9 @@ static bool parse_isa(const char *s, dmlcpu_isa *out)
     return false;
 }
 
-/* -1 = not read yet. Both are written once with the same value by any racing thread. */
+/* -1 = not read yet. Each is written once with the same value by any racing thread. */
 static _Atomic int detected_isa = -1;
+static _Atomic int portable_features = -1;
 static _Atomic int env_cap = -1;
 static _Atomic int api_cap = -1; /* -1: no cap */
 
@@ -120,10 +151,20 @@ dmlcpu_isa dmlcpu_detected_isa(void)
 {
     int v = atomic_load(&detected_isa);
     if (v < 0) {
-        v = (int)detect();
+        v = (int)read_cpu().level;
         atomic_store(&detected_isa, v);
     }
     return (dmlcpu_isa)v;
+}
+
+unsigned dispatch_portable_features(void)
+{
+    int v = atomic_load(&portable_features);
+    if (v < 0) {
+        v = (int)read_cpu().portable;
+        atomic_store(&portable_features, v);
+    }
+    return (unsigned)v;
 }
 
 static dmlcpu_isa env_isa(void)

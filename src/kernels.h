@@ -12,6 +12,10 @@
 
 #include "dmlcpu.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The canonical order of SPEC 4: 256 bytes of accumulator lanes, blocks of 64 lanes' worth. */
 #define DMLCPU_LANES_F32 64
 #define DMLCPU_LANES_F64 32
@@ -149,5 +153,9 @@ float dmlcpu_expf(float x);
 double dmlcpu_exp(double x);
 float dmlcpu_logf(float x);
 double dmlcpu_log(double x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

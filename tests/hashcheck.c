@@ -464,8 +464,9 @@ int main(int argc, char **argv)
     arg_operators();
     copies();
     large_operators();
-    fprintf(stderr, "hashcheck: detected %s, %u threads, %d operators (", dmlcpu_isa_name(dmlcpu_detected_isa()),
-            max_threads, operator_count);
+    fprintf(stderr, "hashcheck: detected %s, portable target %s, %u threads, %d operators (",
+            dmlcpu_isa_name(dmlcpu_detected_isa()), dmlcpu_portable_target(), max_threads,
+            operator_count);
     for (int i = 0; i <= DMLCPU_ISA_NEON; i++)
         if (ops_per_isa[i])
             fprintf(stderr, " %s %d", dmlcpu_isa_name((dmlcpu_isa)i), ops_per_isa[i]);

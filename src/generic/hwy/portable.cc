@@ -23,68 +23,75 @@ void FillTable(kernel_table *t)
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dispatch.h"
 
 namespace dmlcpu {
 namespace {
 
 // The targets of this build, best first. HWY_CHOOSE_* is nullptr for a target the build does
-// not compile (another architecture, or one the compiler cannot target).
+// not compile (another architecture, or one the compiler cannot target). Which of them the CPU
+// runs comes from dispatch.c's own CPU reading (feature), not from Highway's run-time library:
+// linking libhwy would add its start-up work (tens of milliseconds) to every program.
 struct target_entry {
     int64_t bit;
+    unsigned feature;
     const char *name;
     void (*fill)(kernel_table *);
 };
 const target_entry targets[] = {
-    {HWY_AVX3, "avx3", HWY_CHOOSE_AVX3(FillTable)},
-    {HWY_AVX2, "avx2", HWY_CHOOSE_AVX2(FillTable)},
-    {HWY_SSE4, "sse4", HWY_CHOOSE_SSE4(FillTable)},
-    {HWY_SVE2, "sve2", HWY_CHOOSE_SVE2(FillTable)},
-    {HWY_SVE, "sve", HWY_CHOOSE_SVE(FillTable)},
-    {HWY_NEON, "neon", HWY_CHOOSE_NEON(FillTable)},
+    {HWY_AVX3, DISPATCH_PF_AVX3, "avx3", HWY_CHOOSE_AVX3(FillTable)},
+    {HWY_AVX2, DISPATCH_PF_AVX2, "avx2", HWY_CHOOSE_AVX2(FillTable)},
+    {HWY_SSE4, DISPATCH_PF_SSE4, "sse4", HWY_CHOOSE_SSE4(FillTable)},
+    {HWY_SVE2, DISPATCH_PF_SVE2, "sve2", HWY_CHOOSE_SVE2(FillTable)},
+    {HWY_SVE, DISPATCH_PF_SVE, "sve", HWY_CHOOSE_SVE(FillTable)},
+    {HWY_NEON, DISPATCH_PF_NEON, "neon", HWY_CHOOSE_NEON(FillTable)},
 };
 constexpr int kTargets = sizeof targets / sizeof targets[0];
 
 struct filled_tables {
     kernel_table table[kTargets];
     bool runs[kTargets]; // compiled, and the CPU supports it
-    int64_t named_max;   // DMLCPU_PORTABLE_TARGET's bit, 0 when unset or unknown
+    int named;           // index of DMLCPU_PORTABLE_TARGET's target, -1 when unset or unknown
 };
+filled_tables all_tables;
+pthread_once_t all_tables_once = PTHREAD_ONCE_INIT;
+
+void fill_all_tables()
+{
+    filled_tables &f = all_tables;
+    memset(&f, 0, sizeof f);
+    f.named = -1;
+    const unsigned features = dispatch_portable_features();
+    const char *want = getenv("DMLCPU_PORTABLE_TARGET");
+    for (int i = 0; i < kTargets; i++) {
+        f.table[i].isa = DMLCPU_ISA_PORTABLE;
+        f.runs[i] = targets[i].fill && (features & targets[i].feature);
+        if (f.runs[i])
+            targets[i].fill(&f.table[i]);
+        if (want && strcmp(want, targets[i].name) == 0)
+            f.named = i;
+    }
+}
 
 const filled_tables &tables()
 {
-    // A function-local static: initialised once, thread-safe.
-    static const filled_tables all = [] {
-        filled_tables f;
-        memset(&f, 0, sizeof f);
-        const int64_t supported = hwy::SupportedTargets();
-        const char *want = getenv("DMLCPU_PORTABLE_TARGET");
-        for (int i = 0; i < kTargets; i++) {
-            f.table[i].isa = DMLCPU_ISA_PORTABLE;
-            f.runs[i] = targets[i].fill && (supported & targets[i].bit);
-            if (f.runs[i])
-                targets[i].fill(&f.table[i]);
-            if (want && strcmp(want, targets[i].name) == 0)
-                f.named_max = targets[i].bit;
-        }
-        return f;
-    }();
-    return all;
+    pthread_once(&all_tables_once, fill_all_tables);
+    return all_tables;
 }
 
-// Index into targets of the target that runs at cap, or -1.
+// Index into targets of the target that runs at cap, or -1. The list is best first, so the
+// named target bounds it from above by its position.
 int chosen(dmlcpu_isa cap)
 {
     const filled_tables &f = tables();
-    for (int i = 0; i < kTargets; i++) {
-        const int64_t bit = targets[i].bit;
-        if (!f.runs[i])
-            continue;
-        if (cap == DMLCPU_ISA_AVX2 && bit == HWY_AVX3)
-            continue;
-        // Highway numbers better targets with lower bits.
-        if (f.named_max && bit < f.named_max)
+    if (f.named >= 0 && !targets[f.named].fill)
+        return -1; // a target of another architecture, or one this build lacks
+    for (int i = f.named < 0 ? 0 : f.named; i < kTargets; i++) {
+        if (!f.runs[i] || (cap == DMLCPU_ISA_AVX2 && targets[i].bit == HWY_AVX3))
             continue;
         return i;
     }

@@ -1,8 +1,9 @@
 /* The portable tier's C face: the kernel table of the Highway target that runs at a given cap.
  *
- * The kernels (generic/hwy/*.cc) are written once with Highway and compiled by it for every
+ * The kernels (generic/hwy/ files) are written once with Highway and compiled by it for every
  * target it knows on the architecture (x86: SSE4, AVX2, AVX3; aarch64: NEON, SVE, SVE2). Which
  * one runs is decided here, once per target: the best target the CPU supports, no higher than
+ *   - the CPU, as dispatch.c reads it (dispatch_portable_features);
  *   - the cap: below avx512 the AVX3 target is excluded, so that a cap of avx2 never runs
  *     AVX-512 instructions (portable itself, and avx512, let Highway pick freely);
  *   - DMLCPU_PORTABLE_TARGET=sse4|avx2|avx3|neon|sve|sve2 (read once), which names the best
