@@ -38,6 +38,7 @@
 #include <stdalign.h>
 
 #include "kernels.h"
+#include "simd/lse_expf.h"
 #include "simd/sleef_math.h"
 
 /* ---- loads of one vector (8 f32 / 4 f64 accumulator elements), full or the first n ---- */
@@ -446,7 +447,7 @@ DEF_SUMS(reduce_row_prod_f64_avx2, reduce_rows_prod_f64_avx2, reduce_col_prod_f6
  * so log(s) is +0 or positive, and -0 + log(s) = +0 + log(s). The max of two block maxima
  * (IEEE maximum in the combiner) only passes a zero on into those same uses. ---- */
 
-#define MAP_EXPSUB_ps(v) DMLCPU_EXP_F32_AVX2(_mm256_sub_ps(v, aux))
+#define MAP_EXPSUB_ps(v) lse_expf_avx2(_mm256_sub_ps(v, aux))
 #define MAP_EXPSUB_pd(v) DMLCPU_EXP_F64_AVX2(_mm256_sub_pd(v, aux))
 
 /* horizontal max of the lanes (no NaN among them that matters: NaN is tracked apart) */
@@ -544,8 +545,8 @@ static inline double hmax_pd(__m256d v)
             out->aux.FIELD = mx == mx ? sum : 0;                                                   \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, DMLCPU_EXP_F32_AVX2, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, DMLCPU_EXP_F32_AVX2, f32)
+DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, lse_expf_avx2, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, lse_expf_avx2, f32)
 DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, DMLCPU_EXP_F64_AVX2, f64)
 
 /* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K) accumulators

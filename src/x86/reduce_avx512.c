@@ -22,6 +22,7 @@
 #include <stdalign.h>
 
 #include "kernels.h"
+#include "simd/lse_expf.h"
 #include "simd/sleef_math.h"
 
 /* ---- loads of one vector (16 f32 / 8 f64 accumulator elements), full or the first n ---- */
@@ -555,8 +556,8 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
             out->aux.FIELD = mx == mx ? sum : 0;                                                   \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, _mm512_reduce_max_ps, DMLCPU_EXP_F32_AVX512, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, _mm512_reduce_max_ps, DMLCPU_EXP_F32_AVX512, f32)
+DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, _mm512_reduce_max_ps, lse_expf_avx512, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, _mm512_reduce_max_ps, lse_expf_avx512, f32)
 DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, _mm512_reduce_max_pd, DMLCPU_EXP_F64_AVX512, f64)
 
 #define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, FIELD)                            \
@@ -590,7 +591,7 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8
     }
 #define LSE_AUX_ps(o) _mm512_load_ps(&mcol[o])
 #define LSE_AUX_pd(o) _mm512_load_pd(&mcol[o])
-#define MAP_EXPSUB_ps_U(v) DMLCPU_EXP_F32_AVX512(_mm512_sub_ps(v, aux))
+#define MAP_EXPSUB_ps_U(v) lse_expf_avx512(_mm512_sub_ps(v, aux))
 #define MAP_EXPSUB_pd_U(v) DMLCPU_EXP_F64_AVX512(_mm512_sub_pd(v, aux))
 DEF_COL_LSE(reduce_col_lse_f32_avx512, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, f32)
 DEF_COL_LSE(reduce_col_lse_f16_avx512, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, f32)
