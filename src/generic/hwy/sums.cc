@@ -19,7 +19,8 @@
 // Elements past the end of a group are the identity: a partial load holds fill where elements
 // are missing, MAP(fill) being the identity, and a quad wholly past the end is the identity
 // itself. Adding the identity to a lane leaves it unchanged (a lane starts at +0 and only adds,
-// so it is never -0; and x * 1 = x), so accumulators that took no quad are skipped by the tree.
+// so it is never -0; and x * 1 = x), so accumulators that took no quad may join the tree (rows)
+// or be skipped (columns).
 // Partial loads never read a byte past the given elements: masked loads where the target's are
 // true masked loads (AVX2 and AVX3 for 4- and 8-byte lanes, AVX3 and SVE for all), otherwise
 // through a small stack buffer.
@@ -143,18 +144,58 @@ struct OpMul {
     template <typename S> static HWY_INLINE S Scalar(S a, S b) { return a * b; }
 };
 
-// The N quads of the 4 N mapped elements a, b, c, e (consecutive vectors), in canonical order.
+// The N quads of the 4 N mapped elements a, b, c, e (consecutive vectors). Where vectors are
+// wider than one 128-bit block (AVX2, AVX3), ConcatEven/ConcatOdd cross blocks, which costs two
+// shuffles each there; for f32 the quads are formed inside blocks instead, in a permuted order
+// (QuadPos) that the tree undoes once per block of the group:
+//   s = a op Shuffle2301(a) holds a's pairs in its even lanes (x0 op x1, -, x2 op x3, -);
+//   u = OddEven(s_b, s_a) = [a's pair 0, b's pair 0, a's pair 1, b's pair 1] per block;
+//   w = u op Shuffle1032(u) = [a's quad, b's quad, -, -] per block; the low halves of w_ab and
+//   w_ce, interleaved, are [quad of a, of b, of c, of e] per block: block k holds quads k, B + k,
+//   2B + k, 3B + k (B = N / 4 blocks). x op y and y op x give the same bits.
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+#define DMLCPU_QUADS_IN_BLOCKS 1
+#else
+#define DMLCPU_QUADS_IN_BLOCKS 0
+#endif
+template <class D> constexpr bool QuadsInBlocks()
+{
+    return DMLCPU_QUADS_IN_BLOCKS && sizeof(hn::TFromD<D>) == 4;
+}
+
 template <class Op, class D, class V> HWY_INLINE V Quads(D d, V a, V b, V c, V e)
 {
-    const V p0 = Op::Do(hn::ConcatEven(d, b, a), hn::ConcatOdd(d, b, a));
-    const V p1 = Op::Do(hn::ConcatEven(d, e, c), hn::ConcatOdd(d, e, c));
-    return Op::Do(hn::ConcatEven(d, p1, p0), hn::ConcatOdd(d, p1, p0));
+    if constexpr (QuadsInBlocks<D>()) {
+        const hn::Repartition<uint64_t, D> d64;
+        const V sa = Op::Do(a, hn::Shuffle2301(a)), sb = Op::Do(b, hn::Shuffle2301(b));
+        const V sc = Op::Do(c, hn::Shuffle2301(c)), se = Op::Do(e, hn::Shuffle2301(e));
+        const V u0 = hn::OddEven(sb, sa), u1 = hn::OddEven(se, sc);
+        const V w0 = Op::Do(u0, hn::Shuffle1032(u0)), w1 = Op::Do(u1, hn::Shuffle1032(u1));
+        return hn::BitCast(d, hn::InterleaveLower(d64, hn::BitCast(d64, w0), hn::BitCast(d64, w1)));
+    } else {
+        const V p0 = Op::Do(hn::ConcatEven(d, b, a), hn::ConcatOdd(d, b, a));
+        const V p1 = Op::Do(hn::ConcatEven(d, e, c), hn::ConcatOdd(d, e, c));
+        return Op::Do(hn::ConcatEven(d, p1, p0), hn::ConcatOdd(d, p1, p0));
+    }
+}
+
+// The position in a vector of Quads' output of canonical quad j (j < N).
+template <class D> HWY_INLINE size_t QuadPos(D d, size_t j)
+{
+    if constexpr (QuadsInBlocks<D>()) {
+        const size_t B = hn::Lanes(d) / 4;
+        return 4 * (j % B) + j / B;
+    }
+    return j;
 }
 
 // ---- rows ----
 
 // Steps 2-3 of SPEC 4 over one block p[0..m) (1 <= m <= block) and the halving steps over whole
 // vectors (h = L/2 .. N): returns the vector of lanes 0..N-1 after them. acc: L accumulators.
+// Every accumulator starts at the identity and joins the tree, used or not (lane op identity =
+// lane); the indices into acc are constants once the loops over accumulators unroll, which
+// lets the compiler keep them in registers where the vector length is fixed.
 template <typename T, class Map, class Op, class D>
 HWY_INLINE hn::Vec<D> BlockLanes(D d, const T *p, size_t m, hn::TFromD<D> *HWY_RESTRICT acc)
 {
@@ -162,8 +203,8 @@ HWY_INLINE hn::Vec<D> BlockLanes(D d, const T *p, size_t m, hn::TFromD<D> *HWY_R
     const size_t N = hn::Lanes(d), K = Acc<A>::kL / N, chunk = 4 * N;
     const auto id = hn::Set(d, A(Op::kId));
     const size_t full = m / chunk, rest = m % chunk;
-    const size_t used = full + (rest != 0) < K ? full + (rest != 0) : K;
-    for (size_t s = 0; s < used; s++)
+    HWY_UNROLL(16)
+    for (size_t s = 0; s < K; s++)
         hn::Store(id, d, acc + s * N);
 #define SUM_CHUNK(q) Quads<Op>(d, Map::Do(In<T>::Full(d, q)), Map::Do(In<T>::Full(d, (q) + N)), \
                                Map::Do(In<T>::Full(d, (q) + 2 * N)), Map::Do(In<T>::Full(d, (q) + 3 * N)))
@@ -174,25 +215,29 @@ HWY_INLINE hn::Vec<D> BlockLanes(D d, const T *p, size_t m, hn::TFromD<D> *HWY_R
         for (size_t s = 0; s < K; s++)
             hn::Store(Op::Do(hn::Load(d, acc + s * N), SUM_CHUNK(q + s * chunk)), d, acc + s * N);
     }
-    for (size_t s = 0; c < full; c++, s++)
-        hn::Store(Op::Do(hn::Load(d, acc + s * N), SUM_CHUNK(p + c * chunk)), d, acc + s * N);
-#undef SUM_CHUNK
-    if (rest) { // the partial chunk at index full, into accumulator full mod K
-        const T *q = p + full * chunk;
-        const auto fill = id;
+    if (c < full || rest) { // the last round: whole chunks c.., then the partial chunk at full
         auto part = [&](size_t i) {
+            const T *q = p + full * chunk + i * N;
             const size_t have = rest > i * N ? rest - i * N : 0;
-            return have >= N ? Map::Do(In<T>::Full(d, q + i * N))
-                   : have    ? Map::Do(In<T>::Part(d, q + i * N, have, fill))
-                             : id;
+            return have >= N ? Map::Do(In<T>::Full(d, q)) : have ? Map::Do(In<T>::Part(d, q, have, id)) : id;
         };
-        A *a = acc + (full % K) * N;
-        hn::Store(Op::Do(hn::Load(d, a), Quads<Op>(d, part(0), part(1), part(2), part(3))), d, a);
+        const auto t = rest ? Quads<Op>(d, part(0), part(1), part(2), part(3)) : id;
+        const T *q = p + c * chunk;
+        HWY_UNROLL(16)
+        for (size_t s = 0; s < K; s++) {
+            if (c + s < full)
+                hn::Store(Op::Do(hn::Load(d, acc + s * N), SUM_CHUNK(q + s * chunk)), d, acc + s * N);
+            else if (c + s == full)
+                hn::Store(Op::Do(hn::Load(d, acc + s * N), t), d, acc + s * N);
+        }
     }
-    // h = L/2 .. N in whole vectors; accumulators at or past `used` hold the identity
-    for (size_t h = K / 2; h >= 1; h /= 2)
-        for (size_t i = 0; i < h && i + h < used; i++)
+#undef SUM_CHUNK
+    HWY_UNROLL(4)
+    for (size_t h = K / 2; h >= 1; h /= 2) {
+        HWY_UNROLL(8)
+        for (size_t i = 0; i < h; i++)
             hn::Store(Op::Do(hn::Load(d, acc + i * N), hn::Load(d, acc + (i + h) * N)), d, acc + i * N);
+    }
     return hn::Load(d, acc);
 }
 
@@ -204,10 +249,15 @@ void RowSum(const void *xv, size_t n, uint64_t index_base, partial *out)
     const T *x = static_cast<const T *>(xv);
     const typename Acc<A>::D d;
     const size_t N = hn::Lanes(d);
+    using TI = hwy::MakeSigned<A>;
+    HWY_ALIGN TI pos[Acc<A>::kL];
+    for (size_t j = 0; j < N; j++)
+        pos[j] = static_cast<TI>(QuadPos(d, j));
+    const auto canon = hn::SetTableIndices(d, pos);
     HWY_ALIGN A acc[Acc<A>::kL];
     for (size_t b0 = 0; b0 < n; b0 += Acc<A>::kBlock, out++) {
         const size_t m = n - b0 < Acc<A>::kBlock ? n - b0 : Acc<A>::kBlock;
-        hn::Store(BlockLanes<T, Map, Op>(d, x + b0, m, acc), d, acc);
+        hn::Store(hn::TableLookupLanes(BlockLanes<T, Map, Op>(d, x + b0, m, acc), canon), d, acc);
         for (size_t h = N / 2; h >= 1; h /= 2)
             for (size_t i = 0; i < h; i++)
                 acc[i] = Op::Scalar(acc[i], acc[i + h]);
@@ -216,7 +266,8 @@ void RowSum(const void *xv, size_t n, uint64_t index_base, partial *out)
 }
 
 // Many groups of one block each, N at a time. The in-vector steps of N groups' trees run
-// together: with each group's lanes in bit-reversed order (position p holds lane bitrev(p)),
+// together: with each group's lanes in bit-reversed order (position p holds lane bitrev(p), one
+// lookup from Quads' order),
 // step h = N/2 pairs neighbours, and ConcatEven(b, a) op ConcatOdd(b, a) does it for two groups
 // at once, leaving each group's N/2 lanes again bit-reversed: log2 N levels of merges turn N
 // vectors into one of the N values, in group order. The vectors live in a stack array (SVE).
@@ -234,7 +285,7 @@ void RowsSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out)
         size_t r = 0;
         for (size_t b = 0; b < bits; b++)
             r |= ((p >> b) & 1) << (bits - 1 - b);
-        rev[p] = static_cast<TI>(r);
+        rev[p] = static_cast<TI>(QuadPos(d, r));
     }
     const auto perm = hn::SetTableIndices(d, rev);
     const auto id = hn::Set(d, A(Op::kId));
