@@ -23,6 +23,9 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
+# pkg-config (SLEEF) reads the target's .pc files from the multiarch folder of libsleef-dev:arm64.
+set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
+
 # The linker must find the indirect dependencies of the unpacked libraries (libcriterion needs
 # libnanomsg), and the programs must find them at run time through the old-style RPATH, which
 # (unlike RUNPATH) also applies to indirect dependencies.

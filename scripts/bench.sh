@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
-ensure_packages build-essential cmake ninja-build pkg-config libomp-dev libhwy-dev \
+ensure_packages build-essential cmake ninja-build pkg-config libomp-dev libhwy-dev libsleef-dev \
     python3-numpy python3-matplotlib python3-torch libdnnl-dev python3-onnx
 
 # ONNX Runtime for the ort peer: npm's onnxruntime-node, whose package already holds

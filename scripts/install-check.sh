@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
-ensure_packages build-essential cmake ninja-build pkg-config libomp-dev binutils
+ensure_packages build-essential cmake ninja-build pkg-config libomp-dev libsleef-dev binutils
 build=${BUILD_DIR:-build-install}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -17,7 +17,7 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 ensure_packages build-essential cmake ninja-build pkg-config util-linux \
     gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user qemu-user-binfmt \
-    libc6:arm64 libgomp1:arm64 libgit2-1.5:arm64 libffi8:arm64 libhwy-dev:arm64
+    libc6:arm64 libgomp1:arm64 libgit2-1.5:arm64 libffi8:arm64 libhwy-dev:arm64 libsleef-dev:arm64
 
 # Criterion for arm64 (headers, library, and its nanomsg, which is not multiarch either).
 deps=$PWD/.deps/arm64

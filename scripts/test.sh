@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
-ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libomp-dev libhwy-dev \
+ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libomp-dev libhwy-dev libsleef-dev \
     python3-numpy python3-onnx libonnx-testdata
 build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"

@@ -137,17 +137,4 @@ extern const kernel_table dmlcpu_kernels_neon, dmlcpu_kernels_neon_free, dmlcpu_
 float dmlcpu_f16_to_f32(uint16_t h);
 uint16_t dmlcpu_f32_to_f16(float f);
 
-/* generic/mathfn.c: exp and log written once with correctly rounded IEEE operations (fused
- * multiply-add only where written), so every ISA that mirrors them gives the same bits. The
- * constants of dmlcpu_expf are shared with the vector versions. */
-#define DMLCPU_EXPF_16_LN2 0x1.715476p+4f     /* 16/ln2 */
-#define DMLCPU_EXPF_LN2_16_HI 0x1.62e430p-5f  /* ln2/16 = HI + LO */
-#define DMLCPU_EXPF_LN2_16_LO -0x1.05c610p-33f
-#define DMLCPU_EXPF_C3 0x1.555556p-3f         /* 1/6 */
-extern const float dmlcpu_exp2_16_f32[16];    /* 2^(j/16) */
-float dmlcpu_expf(float x);
-double dmlcpu_exp(double x);
-float dmlcpu_logf(float x);
-double dmlcpu_log(double x);
-
 #endif

@@ -11,6 +11,7 @@
 #include "dispatch.h"
 #include "internal.h"
 #include "numeric.h"
+#include "simd/sleef_math.h"
 
 /* ---- combining partials: one function per (kind, value family) ---- */
 
@@ -65,8 +66,8 @@ DEF_COMBINE_ARGS(argmin_last, BETTER_MIN_LAST)
                                   : 0;                                                             \
         return r;                                                                                  \
     }
-DEF_COMBINE_LSE(lse_f32, f32, float, max754_f32, dmlcpu_expf)
-DEF_COMBINE_LSE(lse_f64, f64, double, max754_f64, dmlcpu_exp)
+DEF_COMBINE_LSE(lse_f32, f32, float, max754_f32, DMLCPU_EXP_F32_SCALAR)
+DEF_COMBINE_LSE(lse_f64, f64, double, max754_f64, DMLCPU_EXP_F64_SCALAR)
 
 enum { FAM_F32, FAM_F64, FAM_S, FAM_U };
 
@@ -134,7 +135,7 @@ static float fin_f32(reduce_finalize fin, float v, uint64_t n)
     switch (fin) {
     case FIN_DIV_N: return v / (float)n;
     case FIN_SQRT: return sqrtf(v);
-    case FIN_LOG: return dmlcpu_logf(v);
+    case FIN_LOG: return DMLCPU_LOG_F32_SCALAR(v);
     default: return v;
     }
 }
@@ -144,7 +145,7 @@ static double fin_f64(reduce_finalize fin, double v, uint64_t n)
     switch (fin) {
     case FIN_DIV_N: return v / (double)n;
     case FIN_SQRT: return sqrt(v);
-    case FIN_LOG: return dmlcpu_log(v);
+    case FIN_LOG: return DMLCPU_LOG_F64_SCALAR(v);
     default: return v;
     }
 }
@@ -170,7 +171,7 @@ static void finish(const reduce_plan *p, partial v, void *dst)
     case DMLCPU_DATA_TYPE_FLOAT32: {
         float f = v.v.f32;
         if (p->finalize == FIN_LSE)
-            f = isfinite(f) ? f + dmlcpu_logf(v.aux.f32) : f;
+            f = isfinite(f) ? f + DMLCPU_LOG_F32_SCALAR(v.aux.f32) : f;
         else
             f = fin_f32(p->finalize, f, p->n);
         if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
@@ -184,7 +185,7 @@ static void finish(const reduce_plan *p, partial v, void *dst)
     case DMLCPU_DATA_TYPE_FLOAT64: {
         double d = v.v.f64;
         if (p->finalize == FIN_LSE)
-            d = isfinite(d) ? d + dmlcpu_log(v.aux.f64) : d;
+            d = isfinite(d) ? d + DMLCPU_LOG_F64_SCALAR(v.aux.f64) : d;
         else
             d = fin_f64(p->finalize, d, p->n);
         memcpy(dst, &d, 8);

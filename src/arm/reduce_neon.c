@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "kernels.h"
-#include "arm/neon_math.h"
+#include "simd/lse_expf.h"
+#include "simd/sleef_math.h"
 
 #define SUM_NACC 16
 
@@ -47,8 +48,8 @@ static inline float64x2_t set1_f64(double s) { return vdupq_n_f64(s); }
 #define sta_f32 vst1q_f32
 #define lda_f64 vld1q_f64
 #define sta_f64 vst1q_f64
-#define exp_f32 exp_f32_neon
-#define exp_f64 exp_f64_neon
+#define exp_f32 lse_expf_neon
+#define exp_f64 DMLCPU_EXP_F64_NEON
 
 #define map_id_f32(v) (v)
 #define map_abs_f32(v) vabsq_f32(v)

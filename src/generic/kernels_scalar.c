@@ -11,6 +11,8 @@
 
 #include "kernels.h"
 #include "numeric.h"
+#include "simd/lse_expf.h"
+#include "simd/sleef_math.h"
 
 static inline float ld_f32(float v) { return v; }
 static inline float ld_f16(uint16_t v) { return dmlcpu_f16_to_f32(v); }
@@ -255,8 +257,8 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
     }
 
 static inline int64_t map_id_i64(int64_t a) { return a; }
-#define EXPSUB_F32(a) dmlcpu_expf((a) - mx)
-#define EXPSUB_F64(a) dmlcpu_exp((a) - mx)
+#define EXPSUB_F32(a) lse_expf_scalar((a) - mx)
+#define EXPSUB_F64(a) DMLCPU_EXP_F64_SCALAR((a) - mx)
 
 #define DEF_CANON(ROW, COL, ...) DEF_ROW_CANON(ROW, __VA_ARGS__) DEF_COL_CANON(COL, __VA_ARGS__)
 #define DEF_FOLD(ROW, COL, ...) DEF_ROW_FOLD(ROW, __VA_ARGS__) DEF_COL_FOLD(COL, __VA_ARGS__)
@@ -322,9 +324,9 @@ static inline int64_t map_id_i64(int64_t a) { return a; }
     X(RK_MIN, UINT64, reduce_row_min_u64_scalar, reduce_col_min_u64_scalar, FOLD, uint64_t, uint64_t, ld_u, map_id_u64, min_u64, u64) \
     X(RK_MIN, INT64, reduce_row_min_i64_scalar, reduce_col_min_i64_scalar, FOLD, int64_t, int64_t, ld_s, map_id_i64, min_i64, i64) \
     /* LOG_SUM_EXP: T, ACC, lanes, load, max, exp(x - m) in the row form, exp, field */            \
-    X(RK_LSE, FLOAT32, reduce_row_lse_f32_scalar, reduce_col_lse_f32_scalar, LSE, float, float, 64, ld_f32, max754_f32, EXPSUB_F32, dmlcpu_expf, f32) \
-    X(RK_LSE, FLOAT16, reduce_row_lse_f16_scalar, reduce_col_lse_f16_scalar, LSE, uint16_t, float, 64, ld_f16, max754_f32, EXPSUB_F32, dmlcpu_expf, f32) \
-    X(RK_LSE, FLOAT64, reduce_row_lse_f64_scalar, reduce_col_lse_f64_scalar, LSE, double, double, 32, ld_f64, max754_f64, EXPSUB_F64, dmlcpu_exp, f64)
+    X(RK_LSE, FLOAT32, reduce_row_lse_f32_scalar, reduce_col_lse_f32_scalar, LSE, float, float, 64, ld_f32, max754_f32, EXPSUB_F32, lse_expf_scalar, f32) \
+    X(RK_LSE, FLOAT16, reduce_row_lse_f16_scalar, reduce_col_lse_f16_scalar, LSE, uint16_t, float, 64, ld_f16, max754_f32, EXPSUB_F32, lse_expf_scalar, f32) \
+    X(RK_LSE, FLOAT64, reduce_row_lse_f64_scalar, reduce_col_lse_f64_scalar, LSE, double, double, 32, ld_f64, max754_f64, EXPSUB_F64, DMLCPU_EXP_F64_SCALAR, f64)
 
 /* ARG* for every type and the four (function, direction) kinds: T, value type, load, NaN test,
  * field. */

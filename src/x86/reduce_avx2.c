@@ -38,7 +38,8 @@
 #include <stdalign.h>
 
 #include "kernels.h"
-#include "x86/avx2_math.h"
+#include "simd/lse_expf.h"
+#include "simd/sleef_math.h"
 
 /* ---- loads of one vector (8 f32 / 4 f64 accumulator elements), full or the first n ---- */
 
@@ -446,8 +447,8 @@ DEF_SUMS(reduce_row_prod_f64_avx2, reduce_rows_prod_f64_avx2, reduce_col_prod_f6
  * so log(s) is +0 or positive, and -0 + log(s) = +0 + log(s). The max of two block maxima
  * (IEEE maximum in the combiner) only passes a zero on into those same uses. ---- */
 
-#define MAP_EXPSUB_ps(v) exp_ps_avx2(_mm256_sub_ps(v, aux))
-#define MAP_EXPSUB_pd(v) exp_pd_avx2(_mm256_sub_pd(v, aux))
+#define MAP_EXPSUB_ps(v) lse_expf_avx2(_mm256_sub_ps(v, aux))
+#define MAP_EXPSUB_pd(v) DMLCPU_EXP_F64_AVX2(_mm256_sub_pd(v, aux))
 
 /* horizontal max of the lanes (no NaN among them that matters: NaN is tracked apart) */
 static inline float hmax_ps(__m256 v)
@@ -467,29 +468,13 @@ static inline double hmax_pd(__m256d v)
 /* acc = max(acc, v); nan |= lanes where a or b is NaN */
 #define UNORD(SFX, a, b) _mm256_cmp_##SFX(a, b, _CMP_UNORD_Q)
 
-/* Four vectors of exp into e: one range test for all four (float), the full function otherwise. */
-#define EXP4_PS(e, EPV, x0, x1, x2, x3)                                                            \
+/* Four vectors of exp into e. */
+#define EXP4(e, EPV, EXP, SFX, x0, x1, x2, x3)                                                     \
     do {                                                                                           \
-        /* x - m <= 0 here (or NaN), so only the lower bound of the easy range is tested */       \
-        const __m256 lo_ = _mm256_set1_ps(-86.0f);                                                 \
-        __m256 ok_ = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(x0, lo_, _CMP_GE_OQ), _mm256_cmp_ps(x1, lo_, _CMP_GE_OQ)), \
-                                   _mm256_and_ps(_mm256_cmp_ps(x2, lo_, _CMP_GE_OQ), _mm256_cmp_ps(x3, lo_, _CMP_GE_OQ))); \
-        if (_mm256_movemask_ps(ok_) == 0xff) {                                                     \
-            _mm256_store_ps(e, exp_ps_avx2_easy(x0));                                              \
-            _mm256_store_ps(e + (EPV), exp_ps_avx2_easy(x1));                                      \
-            _mm256_store_ps(e + 2 * (EPV), exp_ps_avx2_easy(x2));                                  \
-            _mm256_store_ps(e + 3 * (EPV), exp_ps_avx2_easy(x3));                                  \
-        } else {                                                                                   \
-            EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, ps);                                           \
-        }                                                                                          \
-    } while (0)
-#define EXP4_PD(e, EPV, x0, x1, x2, x3) EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, pd)
-#define EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, SFX)                                               \
-    do {                                                                                           \
-        _mm256_store_##SFX(e, exp_##SFX##_avx2(x0));                                               \
-        _mm256_store_##SFX(e + (EPV), exp_##SFX##_avx2(x1));                                       \
-        _mm256_store_##SFX(e + 2 * (EPV), exp_##SFX##_avx2(x2));                                   \
-        _mm256_store_##SFX(e + 3 * (EPV), exp_##SFX##_avx2(x3));                                   \
+        _mm256_store_##SFX(e, EXP(x0));                                                            \
+        _mm256_store_##SFX(e + (EPV), EXP(x1));                                                    \
+        _mm256_store_##SFX(e + 2 * (EPV), EXP(x2));                                                \
+        _mm256_store_##SFX(e + 3 * (EPV), EXP(x3));                                                \
     } while (0)
 /* One prefetch per 64 bytes of the four vectors at q. */
 #define PREFETCH4(q, EPV)                                                                          \
@@ -504,7 +489,7 @@ static inline double hmax_pd(__m256d v)
  * sum means the block holds a NaN; when m is not finite the block is scanned for NaNs. While the
  * block is in L1 the exp loop prefetches the next block of the row, so memory keeps streaming
  * during the arithmetic. */
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, EXP4, FIELD)                  \
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, FIELD)                        \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
@@ -538,7 +523,7 @@ static inline double hmax_pd(__m256d v)
                     V x1 = _mm256_sub_##SFX(LD(p + j + (EPV)), mv);                                \
                     V x2 = _mm256_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
                     V x3 = _mm256_sub_##SFX(LD(p + j + 3 * (EPV)), mv);                            \
-                    EXP4(e + j, EPV, x0, x1, x2, x3);                                              \
+                    EXP4(e + j, EPV, EXP, SFX, x0, x1, x2, x3);                                    \
                 }                                                                                  \
                 for (; j + (EPV) <= m; j += (EPV))                                                 \
                     _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LD(p + j), mv)));               \
@@ -560,9 +545,9 @@ static inline double hmax_pd(__m256d v)
             out->aux.FIELD = mx == mx ? sum : 0;                                                   \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, exp_ps_avx2, EXP4_PS, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, exp_ps_avx2, EXP4_PS, f32)
-DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, exp_pd_avx2, EXP4_PD, f64)
+DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64, LD_F32, LDM_F32, ps, lse_expf_avx2, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, lse_expf_avx2, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, DMLCPU_EXP_F64_AVX2, f64)
 
 /* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K) accumulators
  * of the scratch, the lanes follow), four rows at a time: mcol = max(max of the four rows, mcol)

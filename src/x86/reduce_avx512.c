@@ -22,7 +22,8 @@
 #include <stdalign.h>
 
 #include "kernels.h"
-#include "x86/avx512_math.h"
+#include "simd/lse_expf.h"
+#include "simd/sleef_math.h"
 
 /* ---- loads of one vector (16 f32 / 8 f64 accumulator elements), full or the first n ---- */
 
@@ -484,31 +485,13 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
  * term is in [0, 1], so a NaN sum means the block holds a NaN; when m is not finite the block is
  * scanned for NaNs. While the block is in L1 the exp loop prefetches the next block of the row,
  * so memory keeps streaming during the arithmetic. */
-/* Four vectors of exp into e: one range test for all four (float), the full function otherwise. */
-#define EXP4_PS(e, EPV, x0, x1, x2, x3)                                                            \
+/* Four vectors of exp into e. */
+#define EXP4(e, EPV, EXP, SFX, x0, x1, x2, x3)                                                     \
     do {                                                                                           \
-        /* x - m <= 0 here (or NaN), so only the lower bound of the easy range is tested */       \
-        const __m512 lo_ = _mm512_set1_ps(-86.0f);                                                 \
-        __mmask16 ok_ = _mm512_cmp_ps_mask(x0, lo_, _CMP_GE_OQ);                                   \
-        ok_ = _mm512_mask_cmp_ps_mask(ok_, x1, lo_, _CMP_GE_OQ);                                   \
-        ok_ = _mm512_mask_cmp_ps_mask(ok_, x2, lo_, _CMP_GE_OQ);                                   \
-        ok_ = _mm512_mask_cmp_ps_mask(ok_, x3, lo_, _CMP_GE_OQ);                                   \
-        if (ok_ == 0xffff) {                                                                       \
-            _mm512_store_ps(e, exp_ps_avx512_easy(x0));                                            \
-            _mm512_store_ps(e + (EPV), exp_ps_avx512_easy(x1));                                    \
-            _mm512_store_ps(e + 2 * (EPV), exp_ps_avx512_easy(x2));                                \
-            _mm512_store_ps(e + 3 * (EPV), exp_ps_avx512_easy(x3));                                \
-        } else {                                                                                   \
-            EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, ps);                                           \
-        }                                                                                          \
-    } while (0)
-#define EXP4_PD(e, EPV, x0, x1, x2, x3) EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, pd)
-#define EXP4_PD_OR_FULL(e, EPV, x0, x1, x2, x3, SFX)                                               \
-    do {                                                                                           \
-        _mm512_store_##SFX(e, exp_##SFX##_avx512(x0));                                             \
-        _mm512_store_##SFX(e + (EPV), exp_##SFX##_avx512(x1));                                     \
-        _mm512_store_##SFX(e + 2 * (EPV), exp_##SFX##_avx512(x2));                                 \
-        _mm512_store_##SFX(e + 3 * (EPV), exp_##SFX##_avx512(x3));                                 \
+        _mm512_store_##SFX(e, EXP(x0));                                                            \
+        _mm512_store_##SFX(e + (EPV), EXP(x1));                                                    \
+        _mm512_store_##SFX(e + 2 * (EPV), EXP(x2));                                                \
+        _mm512_store_##SFX(e + 3 * (EPV), EXP(x3));                                                \
     } while (0)
 /* One prefetch per 64 bytes of the four vectors at q. */
 #define PREFETCH4(q, EPV)                                                                          \
@@ -517,7 +500,7 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
             _mm_prefetch((const char *)(q) + pf_, _MM_HINT_T0);                                    \
     } while (0)
 
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, HMAX, EXP, EXP4, FIELD)                  \
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, HMAX, EXP, FIELD)                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
@@ -551,7 +534,7 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
                     V x1 = _mm512_sub_##SFX(LD(p + j + (EPV)), mv);                                \
                     V x2 = _mm512_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
                     V x3 = _mm512_sub_##SFX(LD(p + j + 3 * (EPV)), mv);                            \
-                    EXP4(e + j, EPV, x0, x1, x2, x3);                                              \
+                    EXP4(e + j, EPV, EXP, SFX, x0, x1, x2, x3);                                    \
                 }                                                                                  \
                 for (; j + (EPV) <= m; j += (EPV))                                                 \
                     _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LD(p + j), mv)));               \
@@ -573,9 +556,9 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
             out->aux.FIELD = mx == mx ? sum : 0;                                                   \
         }                                                                                          \
     }
-DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, _mm512_reduce_max_ps, exp_ps_avx512, EXP4_PS, f32)
-DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, _mm512_reduce_max_ps, exp_ps_avx512, EXP4_PS, f32)
-DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, _mm512_reduce_max_pd, exp_pd_avx512, EXP4_PD, f64)
+DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, _mm512_reduce_max_ps, lse_expf_avx512, f32)
+DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, _mm512_reduce_max_ps, lse_expf_avx512, f32)
+DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, _mm512_reduce_max_pd, DMLCPU_EXP_F64_AVX512, f64)
 
 #define DEF_COL_LSE(NAME, T, V, S, EPV, L, LD, LDM, SFX, MAXNAN, FIELD)                            \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
@@ -608,8 +591,8 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8
     }
 #define LSE_AUX_ps(o) _mm512_load_ps(&mcol[o])
 #define LSE_AUX_pd(o) _mm512_load_pd(&mcol[o])
-#define MAP_EXPSUB_ps_U(v) exp_ps_avx512(_mm512_sub_ps(v, aux))
-#define MAP_EXPSUB_pd_U(v) exp_pd_avx512(_mm512_sub_pd(v, aux))
+#define MAP_EXPSUB_ps_U(v) lse_expf_avx512(_mm512_sub_ps(v, aux))
+#define MAP_EXPSUB_pd_U(v) DMLCPU_EXP_F64_AVX512(_mm512_sub_pd(v, aux))
 DEF_COL_LSE(reduce_col_lse_f32_avx512, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, MAXNAN_PS, f32)
 DEF_COL_LSE(reduce_col_lse_f16_avx512, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, f32)
 DEF_COL_LSE(reduce_col_lse_f64_avx512, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, f64)
