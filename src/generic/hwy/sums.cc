@@ -30,6 +30,7 @@
 
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
+#include <math.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -46,11 +47,13 @@ template <> struct Acc<float> {
     using D = hn::CappedTag<float, 16>;
     static constexpr size_t kL = DMLCPU_LANES_F32, kBlock = DMLCPU_BLOCK_F32;
     static void Put(partial *o, float v) { o->v.f32 = v; }
+    static void PutAux(partial *o, float v) { o->aux.f32 = v; }
 };
 template <> struct Acc<double> {
     using D = hn::CappedTag<double, 8>;
     static constexpr size_t kL = DMLCPU_LANES_F64, kBlock = DMLCPU_BLOCK_F64;
     static void Put(partial *o, double v) { o->v.f64 = v; }
+    static void PutAux(partial *o, double v) { o->aux.f64 = v; }
 };
 
 // ---- loads: N elements of the input type T as accumulators, whole or the first n < N ----
@@ -241,27 +244,40 @@ HWY_INLINE hn::Vec<D> BlockLanes(D d, const T *p, size_t m, hn::TFromD<D> *HWY_R
     return hn::Load(d, acc);
 }
 
-// One partial per block of the row: the in-vector steps of the tree on the stored lanes.
+// The value of one block p[0..m): BlockLanes, its vector back in canonical lane order (canon:
+// the indices of QuadPos), then the in-vector steps of the tree on the stored lanes.
+template <typename T, class Map, class Op, class D, class Idx>
+HWY_INLINE hn::TFromD<D> BlockValue(D d, const T *p, size_t m, hn::TFromD<D> *HWY_RESTRICT acc, Idx canon)
+{
+    const size_t N = hn::Lanes(d);
+    hn::Store(hn::TableLookupLanes(BlockLanes<T, Map, Op>(d, p, m, acc), canon), d, acc);
+    for (size_t h = N / 2; h >= 1; h /= 2)
+        for (size_t i = 0; i < h; i++)
+            acc[i] = Op::Scalar(acc[i], acc[i + h]);
+    return acc[0];
+}
+
+// The indices that put Quads' lanes back in canonical order (pos: N entries of scratch).
+template <class D> HWY_INLINE auto CanonIndices(D d, hwy::MakeSigned<hn::TFromD<D>> *pos)
+{
+    for (size_t j = 0; j < hn::Lanes(d); j++)
+        pos[j] = static_cast<hwy::MakeSigned<hn::TFromD<D>>>(QuadPos(d, j));
+    return hn::SetTableIndices(d, pos);
+}
+
+// One partial per block of the row.
 template <typename T, typename A, class Map, class Op>
 void RowSum(const void *xv, size_t n, uint64_t index_base, partial *out)
 {
     (void)index_base;
     const T *x = static_cast<const T *>(xv);
     const typename Acc<A>::D d;
-    const size_t N = hn::Lanes(d);
-    using TI = hwy::MakeSigned<A>;
-    HWY_ALIGN TI pos[Acc<A>::kL];
-    for (size_t j = 0; j < N; j++)
-        pos[j] = static_cast<TI>(QuadPos(d, j));
-    const auto canon = hn::SetTableIndices(d, pos);
+    HWY_ALIGN hwy::MakeSigned<A> pos[Acc<A>::kL];
+    const auto canon = CanonIndices(d, pos);
     HWY_ALIGN A acc[Acc<A>::kL];
     for (size_t b0 = 0; b0 < n; b0 += Acc<A>::kBlock, out++) {
         const size_t m = n - b0 < Acc<A>::kBlock ? n - b0 : Acc<A>::kBlock;
-        hn::Store(hn::TableLookupLanes(BlockLanes<T, Map, Op>(d, x + b0, m, acc), canon), d, acc);
-        for (size_t h = N / 2; h >= 1; h /= 2)
-            for (size_t i = 0; i < h; i++)
-                acc[i] = Op::Scalar(acc[i], acc[i + h]);
-        Acc<A>::Put(out, acc[0]);
+        Acc<A>::Put(out, BlockValue<T, Map, Op>(d, x + b0, m, acc, canon));
     }
 }
 
@@ -431,6 +447,134 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
         Acc<A>::Put(out + k, lane[k]);
 }
 
+// ---- LOG_SUM_EXP: block max m, then the canonical block sum of exp(x - m) ----
+// The scalar tier's DEF_ROW_LSE: m is the IEEE maximum of the block (a NaN anywhere gives NaN,
+// -0 < +0), the sum is 0 when m is not finite. The exp is the scalar tier's, lane for lane:
+// FLOAT32 (and FLOAT16) the own exp of simd/lse_expf.h, transcribed operation for operation;
+// FLOAT64 SLEEF's deterministic cinz expd of the target's width.
+
+// exp(x) for x <= 0 or NaN: simd/lse_expf.h's LSE_EXPF_BODY in the same operations and order.
+template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<4>)
+{
+    const hn::RebindToSigned<D> di;
+    const auto shifter = hn::Set(d, 12582912.0f); // 1.5 * 2^23
+    const auto t = hn::Add(hn::Mul(x, hn::Set(d, 0x1.715476p+0f)), shifter);
+    const auto n = hn::Sub(t, shifter);
+    const auto k = hn::Sub(hn::BitCast(di, t), hn::BitCast(di, shifter));
+    auto r = hn::Sub(x, hn::Mul(n, hn::Set(d, 0x1.62e4p-1f)));
+    r = hn::Sub(r, hn::Mul(n, hn::Set(d, 0x1.7f7d1cp-20f)));
+    auto p = hn::Set(d, 0x1.a01a02p-13f);
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.6c16c2p-10f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.111112p-7f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.555556p-5f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.555556p-3f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.5f));
+    const auto y = hn::Add(hn::Set(d, 1.0f), hn::Add(r, hn::Mul(hn::Mul(r, r), p)));
+    const auto s = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 127 + 25)))); // 2^(n+25)
+    return hn::IfThenZeroElse(hn::Lt(x, hn::Set(d, -104.0f)), hn::Mul(hn::Mul(y, s), hn::Set(d, 0x1p-25f)));
+}
+
+// exp(x), FLOAT64: SLEEF's cinz u10 of the target's width (declared here: sleef.h declares the
+// vector names only under the matching -m flags). A capped SVE vector is a whole svfloat64_t:
+// the lanes past the cap are computed and never stored.
+#if HWY_TARGET == HWY_SSE4
+#define DMLCPU_SLEEF_EXPD Sleef_cinz_expd2_u10sse4
+#define DMLCPU_SLEEF_VD __m128d
+#elif HWY_TARGET == HWY_AVX2
+#define DMLCPU_SLEEF_EXPD Sleef_cinz_expd4_u10avx
+#define DMLCPU_SLEEF_VD __m256d
+#elif HWY_TARGET == HWY_AVX3
+#define DMLCPU_SLEEF_EXPD Sleef_cinz_expd8_u10avx512fnofma
+#define DMLCPU_SLEEF_VD __m512d
+#elif HWY_TARGET == HWY_NEON
+#define DMLCPU_SLEEF_EXPD Sleef_cinz_expd2_u10advsimdnofma
+#define DMLCPU_SLEEF_VD float64x2_t
+#elif HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2
+#define DMLCPU_SLEEF_EXPD Sleef_cinz_expdx_u10svenofma
+#define DMLCPU_SLEEF_VD svfloat64_t
+#define DMLCPU_SLEEF_SIZELESS 1
+#endif
+#ifdef DMLCPU_SLEEF_EXPD
+extern "C" DMLCPU_SLEEF_VD DMLCPU_SLEEF_EXPD(DMLCPU_SLEEF_VD);
+template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<8>)
+{
+    (void)d;
+#ifdef DMLCPU_SLEEF_SIZELESS
+    return DMLCPU_SLEEF_EXPD(x);
+#else
+    return hn::Vec<D>{DMLCPU_SLEEF_EXPD(x.raw)};
+#endif
+}
+#define DMLCPU_HAVE_LSE 1
+#endif
+
+#ifdef DMLCPU_HAVE_LSE
+// The IEEE maximum of p[0..m) (m >= 1). Floats compare as signed integers after
+// key = bits ^ ((bits >> (w - 1)) & INT_MAX), an involution increasing on non-NaN values with
+// -0 below +0; NaNs are counted apart.
+template <typename T, class D> HWY_INLINE hn::TFromD<D> BlockMax(D d, const T *p, size_t m)
+{
+    using A = hn::TFromD<D>;
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    const size_t N = hn::Lanes(d);
+    const auto key = [&](hn::Vec<D> v) {
+        const auto b = hn::BitCast(di, v);
+        return hn::Xor(b, hn::And(hn::ShiftRight<sizeof(TI) * 8 - 1>(b), hn::Set(di, hwy::LimitsMax<TI>())));
+    };
+    const auto ninf = hn::Set(d, -hwy::HighestValue<A>() * 2);
+    auto k0 = key(ninf), k1 = k0;
+    auto nan = hn::Zero(d);
+    size_t i = 0;
+    for (; i + 2 * N <= m; i += 2 * N) {
+        const auto v0 = In<T>::Full(d, p + i), v1 = In<T>::Full(d, p + i + N);
+        nan = hn::Or(nan, hn::Or(hn::VecFromMask(d, hn::IsNaN(v0)), hn::VecFromMask(d, hn::IsNaN(v1))));
+        k0 = hn::Max(k0, key(v0));
+        k1 = hn::Max(k1, key(v1));
+    }
+    for (; i < m; i += N) {
+        const auto v = m - i >= N ? In<T>::Full(d, p + i) : In<T>::Part(d, p + i, m - i, ninf);
+        nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
+        k0 = hn::Max(k0, key(v));
+    }
+    if (!hn::AllFalse(d, hn::MaskFromVec(nan)))
+        return static_cast<A>(NAN);
+    return hn::GetLane(hn::BitCast(d, key(hn::BitCast(d, hn::MaxOfLanes(di, hn::Max(k0, k1))))));
+}
+
+// Row form, per block: the maximum, then exp(x - m) of the block into an L1-resident buffer and
+// its canonical sum.
+template <typename T, typename A>
+void RowLse(const void *xv, size_t n, uint64_t index_base, partial *out)
+{
+    (void)index_base;
+    const T *x = static_cast<const T *>(xv);
+    const typename Acc<A>::D d;
+    const size_t N = hn::Lanes(d);
+    HWY_ALIGN hwy::MakeSigned<A> pos[Acc<A>::kL];
+    const auto canon = CanonIndices(d, pos);
+    HWY_ALIGN A acc[Acc<A>::kL];
+    HWY_ALIGN A e[Acc<A>::kBlock];
+    const auto ninf = hn::Set(d, -hwy::HighestValue<A>() * 2);
+    for (size_t b0 = 0; b0 < n; b0 += Acc<A>::kBlock, out++) {
+        const size_t m = n - b0 < Acc<A>::kBlock ? n - b0 : Acc<A>::kBlock;
+        const T *p = x + b0;
+        const A mx = BlockMax(d, p, m);
+        A sum = 0;
+        if (mx - mx == 0) { // finite
+            const auto mv = hn::Set(d, mx);
+            for (size_t j = 0; j < m; j += N) {
+                const auto v = m - j >= N ? In<T>::Full(d, p + j) : In<T>::Part(d, p + j, m - j, ninf);
+                hn::Store(LseExp(d, hn::Sub(v, mv), hwy::SizeTag<sizeof(A)>()), d, e + j);
+            }
+            sum = BlockValue<A, MapId, OpAdd>(d, e, m, acc, canon);
+        }
+        Acc<A>::Put(out, mx);
+        Acc<A>::PutAux(out, sum);
+    }
+}
+#endif
+
 // Row, multi-row and column kernels of one kind for FLOAT32, FLOAT16 and FLOAT64.
 template <class Map, class Op> void FillKind(kernel_table *t, reduce_kind kind)
 {
@@ -451,6 +595,11 @@ void FillSums(kernel_table *t)
     FillKind<MapAbs, OpAdd>(t, RK_ASUM);
     FillKind<MapSq, OpAdd>(t, RK_SQSUM);
     FillKind<MapId, OpMul>(t, RK_PROD);
+#ifdef DMLCPU_HAVE_LSE
+    t->row[RK_LSE][DMLCPU_DATA_TYPE_FLOAT32] = RowLse<float, float>;
+    t->row[RK_LSE][DMLCPU_DATA_TYPE_FLOAT16] = RowLse<uint16_t, float>;
+    t->row[RK_LSE][DMLCPU_DATA_TYPE_FLOAT64] = RowLse<double, double>;
+#endif
 }
 #else
 void FillSums(kernel_table *t)
