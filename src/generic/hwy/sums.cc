@@ -156,6 +156,7 @@ struct OpMul {
 //   w = u op Shuffle1032(u) = [a's quad, b's quad, -, -] per block; the low halves of w_ab and
 //   w_ce, interleaved, are [quad of a, of b, of c, of e] per block: block k holds quads k, B + k,
 //   2B + k, 3B + k (B = N / 4 blocks). x op y and y op x give the same bits.
+#undef DMLCPU_QUADS_IN_BLOCKS // this file is compiled once per target
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
 #define DMLCPU_QUADS_IN_BLOCKS 1
 #else
@@ -477,6 +478,10 @@ template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<
 // exp(x), FLOAT64: SLEEF's cinz u10 of the target's width (declared here: sleef.h declares the
 // vector names only under the matching -m flags). A capped SVE vector is a whole svfloat64_t:
 // the lanes past the cap are computed and never stored.
+#undef DMLCPU_SLEEF_EXPD // this file is compiled once per target
+#undef DMLCPU_SLEEF_VD
+#undef DMLCPU_SLEEF_SIZELESS
+#undef DMLCPU_HAVE_LSE
 #if HWY_TARGET == HWY_SSE4
 #define DMLCPU_SLEEF_EXPD Sleef_cinz_expd2_u10sse4
 #define DMLCPU_SLEEF_VD __m128d
