@@ -8,11 +8,12 @@
 //   integer sums     lanes of the element's width: the result is narrowed to that width at the
 //                    end, and the low bits of sums and products depend only on the low bits
 //   integer MIN/MAX  lanewise Min/Max of the element type
-//   float MIN/MAX    on the bits as integers (FmmMax / FmmMin below): exact for -0 < +0 and
-//                    any NaN, with no float compare; FLOAT16 stays in 16-bit lanes
+//   float MIN/MAX    on the bits as integers (Fmm below): exact for -0 < +0 and any NaN, with
+//                    no float compare; FLOAT16 stays in 16-bit lanes (no conversion to f32)
 //   ARG*             a key per element whose integer or float order is the numeric one (-0 ==
 //                    +0): the element itself, or for FLOAT16 its signed magnitude; NaN is
-//                    tracked apart and found by a second pass (argfree.h)
+//                    tracked apart (RowArg, ColArgRows)
+// Narrow contiguous columns are read as rows a whole number of vectors wide (NarrowWidth).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "generic/hwy/free.cc"
 #include <hwy/foreach_target.h> // IWYU pragma: keep
