@@ -522,10 +522,9 @@ HWY_INLINE size_t FindLane(D d, const typename P::K *p, size_t m, typename P::K 
         const hn::RebindToUnsigned<D> du;
         HWY_ALIGN hwy::MakeUnsigned<K> t[HWY_MAX_BYTES / sizeof(K)];
         hn::Store(hn::BitCast(du, hn::VecFromMask(d, hit)), du, t);
-        size_t l = c - 1;
-        while (!t[l])
-            l--;
-        return v * N + l;
+        for (size_t l = c; l-- > 0;) // hit has a lane below c
+            if (t[l])
+                return v * N + l;
     }
     return 0;
 }
