@@ -220,7 +220,7 @@ int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
     static const kernel_table *const all[] = {
 #if defined(DMLCPU_HAVE_X86_TABLES)
         &dmlcpu_kernels_avx512, &dmlcpu_kernels_avx512_free,
-        &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free, &dmlcpu_kernels_avx2_copy,
+        &dmlcpu_kernels_avx2,   &dmlcpu_kernels_avx2_free,
 #endif
 #if defined(DMLCPU_HAVE_ARM_TABLES)
         &dmlcpu_kernels_neon, &dmlcpu_kernels_neon_free, &dmlcpu_kernels_neon_copy,

@@ -131,7 +131,7 @@ typedef struct {
 extern const kernel_table dmlcpu_kernels_scalar;
 #if defined(DMLCPU_HAVE_X86_TABLES)
 extern const kernel_table dmlcpu_kernels_avx512, dmlcpu_kernels_avx512_free;
-extern const kernel_table dmlcpu_kernels_avx2, dmlcpu_kernels_avx2_free, dmlcpu_kernels_avx2_copy;
+extern const kernel_table dmlcpu_kernels_avx2, dmlcpu_kernels_avx2_free;
 #endif
 #if defined(DMLCPU_HAVE_ARM_TABLES)
 extern const kernel_table dmlcpu_kernels_neon, dmlcpu_kernels_neon_free, dmlcpu_kernels_neon_copy;

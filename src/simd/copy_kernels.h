@@ -1,4 +1,4 @@
-/* Copy kernels for every SIMD tier (x86/copy_avx2.c, arm/copy_neon.c): the bodies, written once
+/* Copy kernels of the NEON tier (arm/copy_neon.c): the bodies, written once
  * against a few vector operations that each ISA file defines before including this header.
  * Copies move bits, so any order gives the same result.
  *
