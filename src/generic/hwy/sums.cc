@@ -581,9 +581,10 @@ void RowLse(const void *xv, size_t n, uint64_t index_base, partial *out)
 #endif
 
 #ifdef DMLCPU_HAVE_LSE
-// Column form: the scalar tier's DEF_COL_LSE across the K columns a vector at a time: each
-// column's IEEE maximum over the rows (the keys of BlockMax, NaN apart), then its 64 (32) lanes
-// of canonical quads of exp(x - m) over four rows at a time, and the halving tree. Scratch: the
+// Column form: the scalar tier's DEF_COL_LSE across the K columns a vector at a time, walking
+// the rows in order (one pass for the maxima, one for the sums): each column's IEEE maximum over
+// the rows (NaN wins; -0 < +0 through the integer keys of BlockMax), then its 64 (32) lanes of
+// canonical quads of exp(x - m) over four rows at a time, and the halving tree. Scratch: the
 // maxima, then lane j at lane + j * P (DMLCPU_COL_SCRATCH).
 template <typename T, typename A>
 void ColLse(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base, partial *out,
@@ -602,38 +603,44 @@ void ColLse(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
         return hn::Xor(b, hn::And(hn::ShiftRight<sizeof(TI) * 8 - 1>(b), hn::Set(di, hwy::LimitsMax<TI>())));
     };
     const auto zero = hn::Zero(d);
+    const auto nan = hn::Set(d, static_cast<A>(NAN));
     const auto row = [&](size_t i, size_t k0) {
         const T *p = reinterpret_cast<const T *>(x + (ptrdiff_t)i * rs) + k0;
         return K - k0 >= N ? In<T>::Full(d, p) : In<T>::Part(d, p, K - k0, zero);
     };
-    for (size_t k0 = 0; k0 < K; k0 += N) {
-        auto km = key(row(0, k0));
-        auto nan = hn::VecFromMask(d, hn::IsNaN(row(0, k0)));
-        for (size_t i = 1; i < nrows; i++) {
-            const auto v = row(i, k0);
-            nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
-            km = hn::Max(km, key(v));
+    for (size_t k0 = 0; k0 < K; k0 += N)
+        hn::Store(row(0, k0), d, mx + k0);
+    for (size_t i = 1; i < nrows; i++)
+        for (size_t k0 = 0; k0 < K; k0 += N) {
+            const auto m = hn::Load(d, mx + k0), v = row(i, k0);
+            const auto big = hn::BitCast(d, key(hn::BitCast(d, hn::Max(key(m), key(v)))));
+            hn::Store(hn::IfThenElse(hn::Or(hn::IsNaN(m), hn::IsNaN(v)), nan, big), d, mx + k0);
         }
-        const auto m = hn::BitCast(d, key(hn::BitCast(d, km)));
-        hn::Store(hn::IfThenElse(hn::MaskFromVec(nan), hn::Set(d, static_cast<A>(NAN)), m), d, mx + k0);
-        for (size_t j = 0; j < L; j++)
+    const size_t used = (nrows + 3) / 4 < L ? (nrows + 3) / 4 : L;
+    for (size_t j = 0; j < used; j++)
+        for (size_t k0 = 0; k0 < K; k0 += N)
             hn::Store(zero, d, lane + j * P + k0);
-        const auto mv = hn::Load(d, mx + k0);
-        for (size_t r0 = 0; r0 < nrows; r0 += 4) {
-            const size_t have = nrows - r0 < 4 ? nrows - r0 : 4;
-            hn::Vec<decltype(d)> e0 = zero, e1 = zero, e2 = zero, e3 = zero;
-            e0 = LseExp(d, hn::Sub(row(r0, k0), mv), hwy::SizeTag<sizeof(A)>());
-            if (have > 1) e1 = LseExp(d, hn::Sub(row(r0 + 1, k0), mv), hwy::SizeTag<sizeof(A)>());
-            if (have > 2) e2 = LseExp(d, hn::Sub(row(r0 + 2, k0), mv), hwy::SizeTag<sizeof(A)>());
-            if (have > 3) e3 = LseExp(d, hn::Sub(row(r0 + 3, k0), mv), hwy::SizeTag<sizeof(A)>());
-            A *ln = lane + ((r0 / 4) % L) * P + k0;
-            hn::Store(hn::Add(hn::Load(d, ln), hn::Add(hn::Add(e0, e1), hn::Add(e2, e3))), d, ln);
+    const auto ex = [&](size_t i, size_t k0, hn::Vec<decltype(d)> m) {
+        return LseExp(d, hn::Sub(row(i, k0), m), hwy::SizeTag<sizeof(A)>());
+    };
+    for (size_t r0 = 0; r0 < nrows; r0 += 4) {
+        const size_t have = nrows - r0 < 4 ? nrows - r0 : 4;
+        A *ln = lane + ((r0 / 4) % L) * P;
+        for (size_t k0 = 0; k0 < K; k0 += N) {
+            const auto m = hn::Load(d, mx + k0);
+            const auto e0 = ex(r0, k0, m);
+            const auto e1 = have > 1 ? ex(r0 + 1, k0, m) : zero;
+            const auto e2 = have > 2 ? ex(r0 + 2, k0, m) : zero;
+            const auto e3 = have > 3 ? ex(r0 + 3, k0, m) : zero;
+            hn::Store(hn::Add(hn::Load(d, ln + k0), hn::Add(hn::Add(e0, e1), hn::Add(e2, e3))), d, ln + k0);
         }
-        for (size_t h = L / 2; h >= 1; h /= 2)
-            for (size_t i = 0; i < h; i++)
+    }
+    // lanes past the last quad hold 0 and the tree skips them (x + 0 = x: a lane is never -0)
+    for (size_t h = L / 2; h >= 1; h /= 2)
+        for (size_t i = 0; i < h && i + h < used; i++)
+            for (size_t k0 = 0; k0 < K; k0 += N)
                 hn::Store(hn::Add(hn::Load(d, lane + i * P + k0), hn::Load(d, lane + (i + h) * P + k0)), d,
                           lane + i * P + k0);
-    }
     for (size_t k = 0; k < K; k++) {
         Acc<A>::Put(out + k, mx[k]);
         Acc<A>::PutAux(out + k, mx[k] - mx[k] == 0 ? lane[k] : A(0));
