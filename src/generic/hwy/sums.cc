@@ -514,6 +514,15 @@ template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<
 #endif
 
 #ifdef DMLCPU_HAVE_LSE
+// The ordered key of a float's bits: bits ^ ((bits >> (w - 1)) & INT_MAX), an involution that
+// is increasing on non-NaN values as signed integers, with -0 below +0.
+template <class DI, class V> HWY_INLINE hn::Vec<DI> OrderedKey(DI di, V v)
+{
+    using TI = hn::TFromD<DI>;
+    const auto b = hn::BitCast(di, v);
+    return hn::Xor(b, hn::And(hn::ShiftRight<sizeof(TI) * 8 - 1>(b), hn::Set(di, hwy::LimitsMax<TI>())));
+}
+
 // The IEEE maximum of p[0..m) (m >= 1). Floats compare as signed integers after
 // key = bits ^ ((bits >> (w - 1)) & INT_MAX), an involution increasing on non-NaN values with
 // -0 below +0; NaNs are counted apart.
@@ -521,12 +530,8 @@ template <typename T, class D> HWY_INLINE hn::TFromD<D> BlockMax(D d, const T *p
 {
     using A = hn::TFromD<D>;
     const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
     const size_t N = hn::Lanes(d);
-    const auto key = [&](hn::Vec<D> v) {
-        const auto b = hn::BitCast(di, v);
-        return hn::Xor(b, hn::And(hn::ShiftRight<sizeof(TI) * 8 - 1>(b), hn::Set(di, hwy::LimitsMax<TI>())));
-    };
+    const auto key = [&](hn::Vec<D> v) { return OrderedKey(di, v); };
     const auto ninf = hn::Set(d, -hwy::HighestValue<A>() * 2);
     auto k0 = key(ninf), k1 = k0;
     auto nan = hn::Zero(d);
@@ -594,14 +599,10 @@ void ColLse(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
     const char *x = static_cast<const char *>(xv);
     const typename Acc<A>::D d;
     const hn::RebindToSigned<decltype(d)> di;
-    using TI = hn::TFromD<decltype(di)>;
     const size_t N = hn::Lanes(d), L = Acc<A>::kL, P = DMLCPU_COL_PITCH(K);
     A *mx = static_cast<A *>(scratch);
     A *lane = mx + P;
-    const auto key = [&](hn::Vec<decltype(d)> v) {
-        const auto b = hn::BitCast(di, v);
-        return hn::Xor(b, hn::And(hn::ShiftRight<sizeof(TI) * 8 - 1>(b), hn::Set(di, hwy::LimitsMax<TI>())));
-    };
+    const auto key = [&](hn::Vec<decltype(d)> v) { return OrderedKey(di, v); };
     const auto zero = hn::Zero(d);
     const auto nan = hn::Set(d, static_cast<A>(NAN));
     const auto row = [&](size_t i, size_t k0) {
