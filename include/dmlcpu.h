@@ -322,6 +322,12 @@ DMLCPU_API const char *dmlcpu_isa_name(dmlcpu_isa isa);
  * environment variable DMLCPU_PORTABLE_TARGET=<name> (read once) names the best target allowed. */
 DMLCPU_API const char *dmlcpu_portable_target(void);
 
+/* Names the best Highway target the portable level may use for operators created afterwards
+ * (as DMLCPU_PORTABLE_TARGET does; when both name one, the lower applies): a CPU that lacks it
+ * runs the next lower one. NULL or "" lifts the cap set here. Returns INVALID_ARGUMENT (nothing
+ * changed) for a name that is not a target this build compiles for this CPU architecture. */
+DMLCPU_API dmlcpu_status dmlcpu_set_portable_target(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -242,6 +242,21 @@ int dispatch_tables(dmlcpu_isa cap, const kernel_table **out)
     return n;
 }
 
+dmlcpu_status dmlcpu_set_portable_target(const char *name)
+{
+#if defined(DMLCPU_HAVE_PORTABLE)
+    if (portable_set_target(name) == 0)
+        return DMLCPU_STATUS_OK;
+#else
+    if (!name || !*name)
+        return DMLCPU_STATUS_OK;
+#endif
+    return set_error(DMLCPU_STATUS_INVALID_ARGUMENT,
+                     "dmlcpu_set_portable_target: name is \"%s\", not a Highway target this build "
+                     "compiles for this CPU architecture",
+                     name);
+}
+
 const char *dmlcpu_portable_target(void)
 {
 #if defined(DMLCPU_HAVE_PORTABLE)

@@ -11,9 +11,17 @@
  * and under qemu on aarch64, with several thread counts, and compares. It needs no Criterion
  * (no worker processes), so it runs under any emulator.
  *
- * Usage: hashcheck [--threads N]   (N = create option max_threads, default 1)
- * stdout: the lines above; stderr: the detected ISA and how many operators ran at each level.
- * Exit status 1 when any operator failed to create or execute (its line says so).
+ * Usage: hashcheck [--threads N[,N...]] [--levels LEVEL[,LEVEL...]]
+ *   --threads  create option max_threads (default 1)
+ *   --levels   the levels as the tests name them (scalar, avx2, portable_sse4, ...; see
+ *              tests/levels.h); without it, the one DMLCPU_ISA and DMLCPU_PORTABLE_TARGET select
+ * Every operator runs at every level x thread count on the same inputs (making the inputs is
+ * most of the time, under an emulator too); its line is printed once, and only when all runs
+ * hash alike.
+ * stdout: the lines above; stderr: the detected ISA, the runs, and how many operators ran at
+ * each level. Exit status 1 when any operator failed to create or execute, or two runs of one
+ * operator differ (its line says so); 2 for bad arguments or a listed level that does not run
+ * here (a check that leaves a level out must not pass).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,7 +156,10 @@ static const char *const function_names[] = {"ARGMAX", "ARGMIN",  "AVERAGE",  "L
                                              "L2",     "LOG_SUM", "LOG_SUM_EXP", "MAX",
                                              "MIN",    "MULTIPLY", "SUM",     "SUM_SQUARE"};
 
-static uint32_t max_threads = 1;
+static uint32_t thread_counts[8] = {1};
+static int thread_count_n = 1;
+static tu_level run_levels[16];
+static int run_level_n; /* 0: the level of the environment */
 static int operator_count, failures;
 static int ops_per_isa[DMLCPU_ISA_NEON + 1];
 
@@ -213,31 +224,57 @@ static void run(const char *what, const dmlcpu_operator_desc *desc, uint32_t in_
         ob[i].data = malloc((size_t)ob[i].size_in_bytes);
         memset(ob[i].data, 0xA5, (size_t)ob[i].size_in_bytes);
     }
-    dmlcpu_create_options options = {max_threads, NULL, NULL};
-    dmlcpu_operator *op = NULL;
-    dmlcpu_status st = dmlcpu_create_operator(desc, &options, &op);
-    if (st == DMLCPU_STATUS_OK) {
-        dmlcpu_binding_properties bp;
-        dmlcpu_get_binding_properties(op, &bp);
-        void *tmp = bp.temporary_size_in_bytes ? malloc((size_t)bp.temporary_size_in_bytes) : NULL;
-        dmlcpu_bindings b = {in_count, ib, out_count, ob, {tmp, bp.temporary_size_in_bytes}};
-        st = dmlcpu_execute(op, &b);
-        free(tmp);
-        ops_per_isa[dmlcpu_operator_isa(op)]++;
-    }
-    if (st != DMLCPU_STATUS_OK) {
-        failures++;
-        printf("%d %s FAILED %s: %s\n", id, what, dmlcpu_status_string(st), dmlcpu_last_error_message());
-    } else {
-        uint64_t h = UINT64_C(0xcbf29ce484222325);
-        for (uint32_t i = 0; i < out_count; i++) {
-            if (desc->type == DMLCPU_OPERATOR_REDUCE)
-                canonical_nans(outs[i].data_type, ob[i].data, (size_t)ob[i].size_in_bytes);
-            h = fnv1a(h, ob[i].data, (size_t)ob[i].size_in_bytes);
+    uint64_t first = 0;
+    const int levels = run_level_n ? run_level_n : 1;
+    int bad = 0;
+    for (int lv = 0; lv < levels && !bad; lv++) {
+        if (run_level_n)
+            tu_apply_level(&run_levels[lv]);
+        for (int ti = 0; ti < thread_count_n && !bad; ti++) {
+            const char *level = run_level_n ? run_levels[lv].name : "env";
+            for (uint32_t i = 0; i < out_count; i++)
+                memset(ob[i].data, 0xA5, (size_t)ob[i].size_in_bytes);
+            dmlcpu_create_options options = {thread_counts[ti], NULL, NULL};
+            dmlcpu_operator *op = NULL;
+            dmlcpu_status st = dmlcpu_create_operator(desc, &options, &op);
+            if (st == DMLCPU_STATUS_OK) {
+                dmlcpu_binding_properties bp;
+                dmlcpu_get_binding_properties(op, &bp);
+                void *tmp =
+                    bp.temporary_size_in_bytes ? malloc((size_t)bp.temporary_size_in_bytes) : NULL;
+                dmlcpu_bindings b = {in_count, ib, out_count, ob, {tmp, bp.temporary_size_in_bytes}};
+                st = dmlcpu_execute(op, &b);
+                free(tmp);
+                ops_per_isa[dmlcpu_operator_isa(op)]++;
+            }
+            dmlcpu_destroy_operator(op);
+            if (st != DMLCPU_STATUS_OK) {
+                printf("%d %s FAILED at %s, %u threads: %s: %s\n", id, what, level,
+                       thread_counts[ti], dmlcpu_status_string(st), dmlcpu_last_error_message());
+                bad = 1;
+                break;
+            }
+            uint64_t h = UINT64_C(0xcbf29ce484222325);
+            for (uint32_t i = 0; i < out_count; i++) {
+                if (desc->type == DMLCPU_OPERATOR_REDUCE)
+                    canonical_nans(outs[i].data_type, ob[i].data, (size_t)ob[i].size_in_bytes);
+                h = fnv1a(h, ob[i].data, (size_t)ob[i].size_in_bytes);
+            }
+            if (lv == 0 && ti == 0) {
+                first = h;
+            } else if (h != first) {
+                printf("%d %s FAILED: %016llx at %s, %u threads, %016llx at %s, %u threads\n", id,
+                       what, (unsigned long long)h, level, thread_counts[ti],
+                       (unsigned long long)first, run_level_n ? run_levels[0].name : "env",
+                       thread_counts[0]);
+                bad = 1;
+            }
         }
-        printf("%d %s %016llx\n", id, what, (unsigned long long)h);
     }
-    dmlcpu_destroy_operator(op);
+    if (bad)
+        failures++;
+    else
+        printf("%d %s %016llx\n", id, what, (unsigned long long)first);
     for (uint32_t i = 0; i < in_count; i++)
         free(ib[i].data);
     for (uint32_t i = 0; i < out_count; i++)
@@ -447,26 +484,64 @@ static void large_operators(void)
     run("IDENTITY FLOAT32 large transpose 2048x1031", &d, 1, &tin, 1, &tout, FILL_BITS);
 }
 
+static int usage(const char *argv0)
+{
+    fprintf(stderr, "usage: %s [--threads N[,N...]] [--levels LEVEL[,LEVEL...]]\n", argv0);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     const int level = tu_check_isa_level();
     if (level != 0)
         return level;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            max_threads = (uint32_t)strtoul(argv[++i], NULL, 10);
+        const int has_value = i + 1 < argc;
+        if (strcmp(argv[i], "--threads") == 0 && has_value) {
+            char *p = argv[++i], *end;
+            thread_count_n = 0;
+            do {
+                unsigned long v = strtoul(p, &end, 10);
+                if (end == p || v > 1024 || thread_count_n == 8)
+                    return usage(argv[0]);
+                thread_counts[thread_count_n++] = (uint32_t)v;
+                p = end + (*end == ',');
+            } while (*end == ',');
+            if (*end)
+                return usage(argv[0]);
+        } else if (strcmp(argv[i], "--levels") == 0 && has_value) {
+            char *list = argv[++i];
+            for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+                if (run_level_n == 16 || !tu_parse_level(name, &run_levels[run_level_n]))
+                    return usage(argv[0]);
+                if (!tu_apply_level(&run_levels[run_level_n])) {
+                    fprintf(stderr, "hashcheck: level %s does not run here (detected %s)\n", name,
+                            dmlcpu_isa_name(dmlcpu_detected_isa()));
+                    return 2;
+                }
+                run_level_n++;
+            }
         } else {
-            fprintf(stderr, "usage: %s [--threads N]\n", argv[0]);
-            return 2;
+            return usage(argv[0]);
         }
     }
     reductions();
     arg_operators();
     copies();
     large_operators();
-    fprintf(stderr, "hashcheck: detected %s, portable target %s, %u threads, %d operators (",
-            dmlcpu_isa_name(dmlcpu_detected_isa()), dmlcpu_portable_target(), max_threads,
-            operator_count);
+    fprintf(stderr, "hashcheck: detected %s, levels", dmlcpu_isa_name(dmlcpu_detected_isa()));
+    if (!run_level_n) {
+        const char *env = getenv("DMLCPU_ISA");
+        fprintf(stderr, " %s (portable target %s)",
+                env && *env ? env : dmlcpu_isa_name(dmlcpu_detected_isa()),
+                dmlcpu_portable_target());
+    }
+    for (int i = 0; i < run_level_n; i++)
+        fprintf(stderr, " %s", run_levels[i].name);
+    fprintf(stderr, ", threads");
+    for (int i = 0; i < thread_count_n; i++)
+        fprintf(stderr, "%s%u", i ? "," : " ", thread_counts[i]);
+    fprintf(stderr, ", %d operators, runs per level (", operator_count);
     for (int i = 0; i <= DMLCPU_ISA_NEON; i++)
         if (ops_per_isa[i])
             fprintf(stderr, " %s %d", dmlcpu_isa_name((dmlcpu_isa)i), ops_per_isa[i]);

@@ -57,4 +57,47 @@ static inline int tu_check_isa_level(void)
     return 0;
 }
 
+/* A level as the tests name it: "scalar", "portable", "avx2", "avx512", "neon", or
+ * "portable_<target>", the portable level capped at one Highway target. */
+typedef struct {
+    char name[24];  /* as given, for messages */
+    dmlcpu_isa isa; /* the cap */
+    char target[8]; /* the Highway target of portable_<target>, else "" */
+} tu_level;
+
+/* Parses name into lv; 0 when it is not a level name. */
+static inline int tu_parse_level(const char *name, tu_level *lv)
+{
+    static const char *const isa_names[] = {"scalar", "portable", "avx2", "avx512", "neon"};
+    memset(lv, 0, sizeof *lv);
+    if (strlen(name) >= sizeof lv->name)
+        return 0;
+    strcpy(lv->name, name);
+    if (strncmp(name, "portable_", 9) == 0) {
+        if (!name[9] || strlen(name + 9) >= sizeof lv->target)
+            return 0;
+        strcpy(lv->target, name + 9);
+        lv->isa = DMLCPU_ISA_PORTABLE;
+        return 1;
+    }
+    for (int i = 0; i < 5; i++)
+        if (strcmp(name, isa_names[i]) == 0) {
+            lv->isa = (dmlcpu_isa)i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Caps the library at lv for operators created afterwards (dmlcpu_set_max_isa and
+ * dmlcpu_set_portable_target); 1 when this CPU and build run lv as named, 0 otherwise (the
+ * caps are then undefined: apply another level). */
+static inline int tu_apply_level(const tu_level *lv)
+{
+    if (dmlcpu_set_max_isa(lv->isa) != DMLCPU_STATUS_OK || dmlcpu_detected_isa() < lv->isa)
+        return 0;
+    if (dmlcpu_set_portable_target(lv->target) != DMLCPU_STATUS_OK)
+        return 0;
+    return !lv->target[0] || strcmp(dmlcpu_portable_target(), lv->target) == 0;
+}
+
 #endif /* DMLCPU_TESTS_LEVELS_H */

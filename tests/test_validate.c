@@ -1595,6 +1595,43 @@ Test(validate, set_max_isa_rejects_foreign_levels)
     cr_assert_eq(dmlcpu_set_max_isa(DMLCPU_ISA_PORTABLE), DMLCPU_STATUS_OK);
 }
 
+/* dmlcpu_set_portable_target: a name of the other architecture, or no target at all, is
+ * rejected and changes nothing; a target of this build caps the portable level (the CPU runs it
+ * or the next lower one); NULL lifts the cap. */
+Test(validate, set_portable_target_names_targets_of_this_build)
+{
+    cr_assert_eq(dmlcpu_set_max_isa(DMLCPU_ISA_PORTABLE), DMLCPU_STATUS_OK);
+    const char *before = dmlcpu_portable_target();
+    cr_assert_eq(dmlcpu_set_portable_target("avx4"), DMLCPU_STATUS_INVALID_ARGUMENT);
+    expect_message_has("avx4");
+    cr_assert_str_eq(dmlcpu_portable_target(), before);
+#if defined(__x86_64__) || defined(__i386__)
+    static const char *const ours[] = {"sse4", "avx2", "avx3"};
+    cr_assert_eq(dmlcpu_set_portable_target("neon"), DMLCPU_STATUS_INVALID_ARGUMENT);
+#elif defined(__aarch64__)
+    static const char *const ours[] = {"neon", "sve", "sve2"};
+    cr_assert_eq(dmlcpu_set_portable_target("avx2"), DMLCPU_STATUS_INVALID_ARGUMENT);
+#else
+    static const char *const ours[] = {""};
+#endif
+    cr_assert_str_eq(dmlcpu_portable_target(), before);
+    if (strcmp(before, "none") == 0)
+        return; /* no Highway target runs here (or the build has none) */
+    /* the lowest target runs wherever any does; a higher name never yields a higher target */
+    cr_assert_eq(dmlcpu_set_portable_target(ours[0]), DMLCPU_STATUS_OK);
+    cr_assert_str_eq(dmlcpu_portable_target(), ours[0]);
+    for (size_t i = 1; i < sizeof ours / sizeof ours[0]; i++) {
+        cr_assert_eq(dmlcpu_set_portable_target(ours[i]), DMLCPU_STATUS_OK);
+        const char *now = dmlcpu_portable_target();
+        size_t k = 0;
+        while (k <= i && strcmp(now, ours[k]) != 0)
+            k++;
+        cr_assert_leq(k, i, "capped at %s, the portable level runs %s", ours[i], now);
+    }
+    cr_assert_eq(dmlcpu_set_portable_target(NULL), DMLCPU_STATUS_OK);
+    cr_assert_str_eq(dmlcpu_portable_target(), before);
+}
+
 /* ----------------------------------------------------------------------------------------- */
 /* Execute (SPEC 5)                                                                           */
 

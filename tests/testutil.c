@@ -398,6 +398,83 @@ void tu_describe_tensor(char *buf, size_t len, const tu_tensor *t)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Levels                                                                                      */
+
+/* The levels of this run (parsed by main() before the tests start, so every test process
+ * inherits them): one entry without DMLCPU_TEST_LEVELS. */
+static tu_level levels[16];
+static uint32_t level_count;
+static dmlcpu_isa selected_isa;
+static int level_selected;
+
+/* Reads DMLCPU_TEST_LEVELS (comma-separated level names) into levels: 0 when the run goes on,
+ * 77 when no level listed runs here, 2 when a name is not a level. */
+static int read_levels(void)
+{
+    const char *list = getenv("DMLCPU_TEST_LEVELS");
+    selected_isa = dmlcpu_detected_isa();
+    {
+        static const char *const isa_names[] = {"scalar", "portable", "avx2", "avx512", "neon"};
+        const char *isa = getenv("DMLCPU_ISA");
+        for (int i = 0; isa && i < 5; i++)
+            if (strcmp(isa, isa_names[i]) == 0)
+                selected_isa = (dmlcpu_isa)i;
+    }
+    if (!list || !*list) {
+        level_count = 1; /* the level of DMLCPU_ISA, already checked by tu_check_isa_level */
+        strcpy(levels[0].name, "");
+        return 0;
+    }
+    char skipped[256] = "";
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        char name[32];
+        tu_level lv;
+        if (len >= sizeof name) {
+            fprintf(stderr, "DMLCPU_TEST_LEVELS: \"%.*s\" is not a level\n", (int)len, p);
+            return 2;
+        }
+        memcpy(name, p, len);
+        name[len] = 0;
+        if (!tu_parse_level(name, &lv)) {
+            fprintf(stderr, "DMLCPU_TEST_LEVELS: \"%s\" is not a level\n", name);
+            return 2;
+        }
+        if (tu_apply_level(&lv) && level_count < sizeof levels / sizeof levels[0])
+            levels[level_count++] = lv;
+        else
+            snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped), " %s", name);
+        p += len + (p[len] == ',');
+    }
+    printf("levels:");
+    for (uint32_t k = 0; k < level_count; k++)
+        printf(" %s", levels[k].name);
+    printf("%s%s\n", skipped[0] ? "; not available here:" : "", skipped);
+    fflush(stdout);
+    if (level_count == 0) {
+        printf("skipped: no level of DMLCPU_TEST_LEVELS=%s runs here\n", list);
+        return 77;
+    }
+    dmlcpu_set_max_isa(dmlcpu_detected_isa()); /* until a test selects a level */
+    dmlcpu_set_portable_target(NULL);
+    return 0;
+}
+
+uint32_t tu_level_count(void) { return level_count; }
+
+const char *tu_level_select(uint32_t k)
+{
+    cr_assert_lt(k, level_count, "level %" PRIu32 " of %" PRIu32, k, level_count);
+    level_selected = 1;
+    if (!levels[k].name[0])
+        return "";
+    cr_assert(tu_apply_level(&levels[k]), "level %s no longer applies", levels[k].name);
+    selected_isa = levels[k].isa;
+    return levels[k].name;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Running                                                                                     */
 
 int tu_reduced(void)
@@ -425,17 +502,6 @@ const char *tu_threads_name(uint32_t threads)
     }
 }
 
-/* The level DMLCPU_ISA names (main() has checked it), or the detected level when unset. */
-static dmlcpu_isa requested_isa(void)
-{
-    static const char *const names[] = {"scalar", "portable", "avx2", "avx512", "neon"};
-    const char *isa = getenv("DMLCPU_ISA");
-    for (int i = 0; isa && i < 5; i++)
-        if (strcmp(isa, names[i]) == 0)
-            return (dmlcpu_isa)i;
-    return dmlcpu_detected_isa();
-}
-
 /* A host thread pool that runs every task on the calling thread, last index first: results
  * must not depend on the order of the tasks. */
 static void reverse_pool(void *pool_context, dmlcpu_task_fn task, void *task_context,
@@ -460,7 +526,10 @@ void tu_run(const dmlcpu_operator_desc *desc, uint32_t threads,
     cr_assert_eq(st, DMLCPU_STATUS_OK, "%s: create returned %s: %s", what,
                  dmlcpu_status_string(st), dmlcpu_last_error_message());
     cr_assert_not_null(op, "%s: create returned OK but no operator", what);
-    const dmlcpu_isa cap = requested_isa();
+    cr_assert(level_count == 1 || level_selected,
+              "%s: DMLCPU_TEST_LEVELS lists several levels but this test selects none "
+              "(tu_level_select)", what);
+    const dmlcpu_isa cap = selected_isa;
     cr_assert_leq(dmlcpu_operator_isa(op), cap, "%s: the operator runs %s kernels above the cap %s",
                   what, dmlcpu_isa_name(dmlcpu_operator_isa(op)), dmlcpu_isa_name(cap));
 
@@ -642,7 +711,9 @@ int tu_compare_gaps(const tu_tensor *t, const void *got, const void *expected, s
 
 int main(int argc, char *argv[])
 {
-    const int level = tu_check_isa_level();
+    int level = tu_check_isa_level();
+    if (level == 0)
+        level = read_levels();
     if (level != 0)
         return level;
 

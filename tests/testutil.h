@@ -120,6 +120,20 @@ uint64_t tu_element_count(const tu_tensor *t);
 /* Appends "FLOAT32[3,4] strides{5,1}" to buf. */
 void tu_describe_tensor(char *buf, size_t len, const tu_tensor *t);
 
+/* ---- levels ------------------------------------------------------------------------------- */
+
+/* The ISA levels every case runs at. DMLCPU_TEST_LEVELS=scalar,avx2,portable_sse4,... (the
+ * ctest level names; portable_<target> is the portable level capped at that Highway target)
+ * runs each case at every listed level this CPU has, against one oracle result: the oracle and
+ * the data, not the library, are most of a suite's time. main() prints the levels that run and
+ * those this CPU lacks, and skips the suite (77) when none runs. Without DMLCPU_TEST_LEVELS
+ * there is one level, the one DMLCPU_ISA (and DMLCPU_PORTABLE_TARGET) selects. A test that
+ * calls tu_run while several levels are listed must select one first. */
+uint32_t tu_level_count(void);
+/* Caps the library at level k (< tu_level_count()) for operators created afterwards; returns
+ * its name for failure messages ("" for the single level of a run without the list). */
+const char *tu_level_select(uint32_t k);
+
 /* ---- running ------------------------------------------------------------------------------ */
 
 /* The threads argument of tu_run: a max_threads value, or TU_HOST_POOL for a host

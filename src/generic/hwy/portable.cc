@@ -23,6 +23,8 @@ void FillTable(kernel_table *t)
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include <atomic>
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,14 +85,22 @@ const filled_tables &tables()
     return all_tables;
 }
 
-// Index into targets of the target that runs at cap, or -1. The list is best first, so the
-// named target bounds it from above by its position.
+// Index of the target dmlcpu_set_portable_target named, -1 when none.
+std::atomic<int> api_named{-1};
+
+// Index into targets of the target that runs at cap, or -1. The list is best first, so a
+// named target (the environment's or the API's, whichever is lower) bounds it from above by
+// its position.
 int chosen(dmlcpu_isa cap)
 {
     const filled_tables &f = tables();
     if (f.named >= 0 && !targets[f.named].fill)
         return -1; // a target of another architecture, or one this build lacks
-    for (int i = f.named < 0 ? 0 : f.named; i < kTargets; i++) {
+    int first = f.named < 0 ? 0 : f.named;
+    const int api = api_named.load(std::memory_order_relaxed);
+    if (api > first)
+        first = api;
+    for (int i = first; i < kTargets; i++) {
         if (!f.runs[i] || (cap == DMLCPU_ISA_AVX2 && targets[i].bit == HWY_AVX3))
             continue;
         return i;
@@ -105,6 +115,19 @@ extern "C" const kernel_table *portable_kernels(dmlcpu_isa cap)
 {
     const int i = dmlcpu::chosen(cap);
     return i < 0 ? nullptr : &dmlcpu::tables().table[i];
+}
+
+extern "C" int portable_set_target(const char *name)
+{
+    int index = -1;
+    if (name && *name) {
+        while (++index < dmlcpu::kTargets && strcmp(name, dmlcpu::targets[index].name) != 0) {
+        }
+        if (index == dmlcpu::kTargets || !dmlcpu::targets[index].fill)
+            return -1;
+    }
+    dmlcpu::api_named.store(index, std::memory_order_relaxed);
+    return 0;
 }
 
 extern "C" const char *portable_target_name(dmlcpu_isa cap)

@@ -6,8 +6,9 @@
  *   - the CPU, as dispatch.c reads it (dispatch_portable_features);
  *   - the cap: below avx512 the AVX3 target is excluded, so that a cap of avx2 never runs
  *     AVX-512 instructions (portable itself, and avx512, let Highway pick freely);
- *   - DMLCPU_PORTABLE_TARGET=sse4|avx2|avx3|neon|sve|sve2 (read once), which names the best
- *     target allowed: the suites run once per target with it.
+ *   - DMLCPU_PORTABLE_TARGET=sse4|avx2|avx3|neon|sve|sve2 (read once) and
+ *     dmlcpu_set_portable_target, each naming the best target allowed (the lower of the two
+ *     applies): the suites and the bench compare targets with them.
  * Nothing C++ crosses this header. */
 #ifndef DMLCPU_PORTABLE_H
 #define DMLCPU_PORTABLE_H
@@ -22,6 +23,10 @@ extern "C" {
 /* The portable table for cap (>= DMLCPU_ISA_PORTABLE), filled once per target; NULL when no
  * Highway target of this build runs on this CPU. Thread-safe. */
 const kernel_table *portable_kernels(dmlcpu_isa cap);
+
+/* Names the best target allowed from now on (dmlcpu_set_portable_target); NULL or "" lifts
+ * that cap. Returns 0, or -1 (nothing changed) when name is not a target this build compiles. */
+int portable_set_target(const char *name);
 
 /* The lower-case name of the target portable_kernels(cap) uses, or "none". */
 const char *portable_target_name(dmlcpu_isa cap);
