@@ -406,12 +406,15 @@ static tu_level levels[16];
 static uint32_t level_count;
 static dmlcpu_isa selected_isa;
 static int level_selected;
+static int levels_read;
 
 /* Reads DMLCPU_TEST_LEVELS (comma-separated level names) into levels: 0 when the run goes on,
  * 77 when no level listed runs here, 2 when a name is not a level. */
-static int read_levels(void)
+static int read_levels(int verbose)
 {
     const char *list = getenv("DMLCPU_TEST_LEVELS");
+    level_count = 0;
+    levels_read = 1;
     selected_isa = dmlcpu_detected_isa();
     {
         static const char *const isa_names[] = {"scalar", "portable", "avx2", "avx512", "neon"};
@@ -447,24 +450,42 @@ static int read_levels(void)
             snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped), " %s", name);
         p += len + (p[len] == ',');
     }
-    printf("levels:");
-    for (uint32_t k = 0; k < level_count; k++)
-        printf(" %s", levels[k].name);
-    printf("%s%s\n", skipped[0] ? "; not available here:" : "", skipped);
-    fflush(stdout);
-    if (level_count == 0) {
-        printf("skipped: no level of DMLCPU_TEST_LEVELS=%s runs here\n", list);
-        return 77;
+    if (verbose) {
+        printf("levels:");
+        for (uint32_t k = 0; k < level_count; k++)
+            printf(" %s", levels[k].name);
+        printf("%s%s\n", skipped[0] ? "; not available here:" : "", skipped);
+        if (level_count == 0)
+            printf("skipped: no level of DMLCPU_TEST_LEVELS=%s runs here\n", list);
+        fflush(stdout);
     }
+    if (level_count == 0)
+        return 77;
     dmlcpu_set_max_isa(dmlcpu_detected_isa()); /* until a test selects a level */
     dmlcpu_set_portable_target(NULL);
     return 0;
 }
 
-uint32_t tu_level_count(void) { return level_count; }
+/* Criterion's test workers are new processes that do not run main(): they read the levels the
+ * first time a test asks (main() has already rejected a list that cannot run). */
+static void ensure_levels(void)
+{
+    if (!levels_read) {
+        int status = read_levels(0);
+        cr_assert_eq(status, 0, "DMLCPU_TEST_LEVELS: no level runs here (status %d)", status);
+    }
+}
+
+uint32_t tu_level_count(void)
+{
+    ensure_levels();
+    cr_assert_gt(level_count, 0);
+    return level_count;
+}
 
 const char *tu_level_select(uint32_t k)
 {
+    ensure_levels();
     cr_assert_lt(k, level_count, "level %" PRIu32 " of %" PRIu32, k, level_count);
     level_selected = 1;
     if (!levels[k].name[0])
@@ -526,6 +547,7 @@ void tu_run(const dmlcpu_operator_desc *desc, uint32_t threads,
     cr_assert_eq(st, DMLCPU_STATUS_OK, "%s: create returned %s: %s", what,
                  dmlcpu_status_string(st), dmlcpu_last_error_message());
     cr_assert_not_null(op, "%s: create returned OK but no operator", what);
+    ensure_levels();
     cr_assert(level_count == 1 || level_selected,
               "%s: DMLCPU_TEST_LEVELS lists several levels but this test selects none "
               "(tu_level_select)", what);
@@ -713,7 +735,7 @@ int main(int argc, char *argv[])
 {
     int level = tu_check_isa_level();
     if (level == 0)
-        level = read_levels();
+        level = read_levels(1);
     if (level != 0)
         return level;
 
