@@ -585,6 +585,12 @@ static void col_state_init(const reduce_plan *p, col_state *s, void *slot)
     s->stack = s->parts + p->col_tile;
 }
 
+/* Partials the split tiles leave in the temporary buffer: one per column of each tile. */
+static uint64_t split_results(const reduce_plan *p)
+{
+    return p->split > 1 ? (uint64_t)p->tiles * (p->shape == SHAPE_COL ? p->col_tile : 1) : 0;
+}
+
 /* ---- tiles: planned at create, run by parallel_run; results never depend on the count ---- */
 
 typedef struct {
@@ -593,6 +599,7 @@ typedef struct {
     char *out;
     char *slots;               /* column workers' scratch, col_slot_bytes apart */
     partial *results;          /* split tiles: one partial per column of each tile */
+    _Atomic uint32_t *done;    /* split tiles: per unit, how many of its tiles have finished */
     _Atomic uint64_t busy;     /* slots in use */
 } exec_ctx;
 
@@ -632,13 +639,18 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
     }
 }
 
-/* A tile of an aligned power-of-two group of blocks of one unit's group (a single reduced dim):
- * the partial of those blocks, per column, into results. */
+static void split_finish_unit(exec_ctx *c, uint64_t u);
+
+/* A tile of one unit's group (a single reduced dim): elements [e0, e1) of it, an aligned
+ * power-of-two group of canonical blocks (order-free columns: of DMLCPU_COL_FREE_SPLIT_BYTES of a
+ * column),
+ * whose partial goes into results, one per column. The tile that completes its unit combines
+ * the unit's partials and stores its outputs, so that work runs in parallel too. */
 static void split_task(exec_ctx *c, uint64_t t)
 {
     const reduce_plan *p = c->p;
     uint64_t u = t / p->split, s = t % p->split;
-    uint64_t e0 = s * p->split_blocks * p->block, e1 = e0 + p->split_blocks * p->block;
+    uint64_t e0 = s * p->split_len, e1 = e0 + p->split_len;
     if (e1 > p->n)
         e1 = p->n;
     const char *in = c->in;
@@ -660,6 +672,9 @@ static void split_task(exec_ctx *c, uint64_t t)
         row_run(p, &pw, in + io + (ptrdiff_t)e0 * (ptrdiff_t)dtype_size(p->in_type), e1 - e0, e0);
         c->results[t] = pw_finish(&pw, p->combine);
     }
+    /* the increments order the results: the last tile of u sees every other tile's */
+    if (atomic_fetch_add(&c->done[u], 1) + 1 == p->split)
+        split_finish_unit(c, u);
 }
 
 static void reduce_task(void *ctx, size_t t)
@@ -672,31 +687,32 @@ static void reduce_task(void *ctx, size_t t)
         units_task(c, t * p->units / p->tiles, (t + 1) * p->units / p->tiles);
 }
 
-/* After split tiles: each unit's tile partials combine pairwise in block order (the tiles are
- * aligned power-of-two groups of blocks, so this is the canonical tree), then finish. */
-static void split_finish(exec_ctx *c)
+/* Unit u's tile partials combine pairwise in tile order, per column, then finish. For the
+ * canonical sums the tiles are aligned power-of-two groups of blocks, complete subtrees of the
+ * block tree (SPEC 4 step 5), and a short last group is the tree of its own blocks (an odd
+ * value is carried unchanged at every level), so this is exactly the unsplit tree. The
+ * order-free kinds are exact; ARG* and the first/last rules only need the tiles in order. */
+static void split_finish_unit(exec_ctx *c, uint64_t u)
 {
     const reduce_plan *p = c->p;
     size_t width = p->shape == SHAPE_COL ? p->col_tile : 1;
-    for (uint64_t u = 0; u < p->units; u++) {
-        const char *in = c->in;
-        char *out = c->out;
-        size_t cols = 1;
-        ptrdiff_t os = 0;
-        if (p->shape == SHAPE_COL) {
-            col_unit(p, u, &in, &out, &cols);
-            os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
-        } else {
-            ptrdiff_t io, oo;
-            kept_offsets(p, p->kept.count, u, &io, &oo);
-            out += oo;
-        }
-        for (size_t j = 0; j < cols; j++) {
-            pairwise pw = {0};
-            for (uint64_t s = 0; s < p->split; s++)
-                pw_push(&pw, c->results[(u * p->split + s) * width + j], p->combine);
-            finish(p, pw_finish(&pw, p->combine), out + (ptrdiff_t)j * os);
-        }
+    const char *in = c->in;
+    char *out = c->out;
+    size_t cols = 1;
+    ptrdiff_t os = 0;
+    if (p->shape == SHAPE_COL) {
+        col_unit(p, u, &in, &out, &cols);
+        os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
+    } else {
+        ptrdiff_t io, oo;
+        kept_offsets(p, p->kept.count, u, &io, &oo);
+        out += oo;
+    }
+    for (size_t j = 0; j < cols; j++) {
+        pairwise pw = {0};
+        for (uint64_t s = 0; s < p->split; s++)
+            pw_push(&pw, c->results[(u * p->split + s) * width + j], p->combine);
+        finish(p, pw_finish(&pw, p->combine), out + (ptrdiff_t)j * os);
     }
 }
 
@@ -710,9 +726,12 @@ void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
                                      : (char *)small;
     c.slots = temp;
     c.results = (partial *)(temp + (size_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0));
+    if (p->split > 1) {
+        c.done = (_Atomic uint32_t *)(c.results + split_results(p));
+        for (uint64_t u = 0; u < p->units; u++)
+            atomic_init(&c.done[u], 0);
+    }
     parallel_run(&op->par, p->tiles, op->inputs[0].bytes, reduce_task, &c);
-    if (p->split > 1)
-        split_finish(&c);
 }
 
 /* ---- planning ---- */
@@ -733,24 +752,36 @@ static uint32_t widest_col_tile(const reduce_plan *p)
     return p->ordered ? DMLCPU_COL_TILE : DMLCPU_COL_FREE_BYTES / (uint32_t)dtype_size(p->in_type);
 }
 
-/* A parallel plan with fewer column tiles than tasks wanted: narrower tiles (multiples of 64
- * columns, never below DMLCPU_COL_TILE) so that every thread gets several. Results do not
- * depend on the width: the order-free kinds are exact. */
-static void narrow_col_tiles(reduce_plan *p, uint64_t outputs, uint64_t want)
+/* Columns per tile at the least when a plan narrows its column tiles: 128 bytes of a row. */
+#define COL_MIN_TILE_BYTES 128
+
+/* A parallel column plan whose units cannot give every task its own piece even with their rows
+ * split as finely as allowed: narrower column tiles, multiples of 16 columns and at least
+ * COL_MIN_TILE_BYTES wide. Results do not depend on the width: each column's lanes and block
+ * values are its own. */
+static void narrow_col_tiles(reduce_plan *p, uint64_t outputs, uint64_t want, uint64_t pieces)
 {
     uint64_t inner = p->kept.size[p->kept.count - 1], rows = outputs / inner;
-    uint64_t per_row = (want + rows - 1) / rows;
-    uint64_t w = ((inner + per_row - 1) / per_row + 63) & ~(uint64_t)63;
-    if (w < DMLCPU_COL_TILE)
-        w = DMLCPU_COL_TILE;
+    uint64_t per_row = (want + rows * pieces - 1) / (rows * pieces);
+    uint64_t w = ((inner + per_row - 1) / per_row + 15) & ~(uint64_t)15;
+    uint64_t least = COL_MIN_TILE_BYTES / dtype_size(p->in_type);
+    if (least < 16)
+        least = 16;
+    if (w < least)
+        w = least;
     if (w < p->col_tile) {
         p->col_tile = (uint32_t)w;
         p->units = rows * ((inner + w - 1) / w);
     }
 }
 
-/* Units (outputs, or column tiles), tiles and their kind: whole units per tile when there are
- * enough of them, else aligned power-of-two groups of blocks of each unit's group. */
+/* Units (outputs, or column tiles), tiles and their kind, for the threads the operator may use
+ * (max_threads or the host pool's, not this machine's): whole units per tile when there are at
+ * least `want` of them; else each unit's group (a single reduced dim) is cut into aligned
+ * power-of-two groups of pieces, a piece being a canonical block (order-free columns:
+ * DMLCPU_COL_FREE_SPLIT_BYTES of a column, their results do not depend on where the rows are
+ * cut), and
+ * column plans with too few pieces in all narrow their column tiles too. */
 static void plan_tiles(reduce_plan *p, const parallel_config *par)
 {
     const norm_dims *k = &p->kept, *r = &p->red;
@@ -774,7 +805,7 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     }
     p->tiles = 1;
     p->split = 1;
-    p->split_blocks = 0;
+    p->split_len = 0;
     p->slots = 1;
     unsigned threads = parallel_threads(par);
     uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
@@ -783,16 +814,20 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;
     if (want > most)
         want = most;
-    if (p->shape == SHAPE_COL && p->units < want && p->col_tile > DMLCPU_COL_TILE)
-        narrow_col_tiles(p, outputs, want);
-    uint64_t nblocks = (p->n + p->block - 1) / p->block;
-    bool splittable = r->count == 1 && p->shape != SHAPE_STRIDED && nblocks > 1;
-    if (p->units >= want || !splittable) {
+    uint64_t piece = p->shape == SHAPE_COL && !p->ordered
+                         ? DMLCPU_COL_FREE_SPLIT_BYTES / dtype_size(p->in_type)
+                         : p->block;
+    bool splittable = r->count == 1 && p->shape != SHAPE_STRIDED;
+    uint64_t pieces = splittable ? (p->n + piece - 1) / piece : 1;
+    if (p->shape == SHAPE_COL && p->units * pieces < want)
+        narrow_col_tiles(p, outputs, want, pieces);
+    if (p->units >= want || pieces <= 1) {
         p->tiles = (uint32_t)(p->units < want ? p->units : want);
     } else {
         uint64_t per_unit = (want + p->units - 1) / p->units;
-        p->split_blocks = next_pow2((nblocks + per_unit - 1) / per_unit);
-        p->split = (uint32_t)((nblocks + p->split_blocks - 1) / p->split_blocks);
+        uint64_t group = next_pow2((pieces + per_unit - 1) / per_unit);
+        p->split_len = group * piece;
+        p->split = (uint32_t)((pieces + group - 1) / group);
         p->tiles = (uint32_t)(p->units * p->split);
     }
     if (p->shape == SHAPE_COL)
@@ -885,9 +920,9 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     op->input_count = 1;
     op->output_count = 1;
     plan_tiles(p, &op->par);
-    uint64_t results = p->split > 1 ? (uint64_t)p->tiles * (p->shape == SHAPE_COL ? p->col_tile : 1) : 0;
     uint64_t temp = (uint64_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0) +
-                    results * sizeof(partial);
+                    split_results(p) * sizeof(partial) +
+                    (p->split > 1 ? p->units * sizeof(_Atomic uint32_t) : 0);
     /* a serial plan that fits uses the stack (small operators bind no temporary buffer) */
     op->temporary_bytes = p->tiles == 1 && temp <= COL_STACK_BYTES ? 0 : temp + 64;
     op->inputs = malloc(sizeof *op->inputs);
