@@ -599,7 +599,7 @@ typedef struct {
     char *out;
     char *slots;               /* column workers' scratch, col_slot_bytes apart */
     partial *results;          /* split tiles: one partial per column of each tile */
-    _Atomic uint32_t *done;    /* split tiles: per unit, how many of its tiles have finished */
+    _Atomic uint32_t *arrived; /* split tiles: per tree node, how many children are done */
     _Atomic uint64_t busy;     /* slots in use */
 } exec_ctx;
 
@@ -639,13 +639,12 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
     }
 }
 
-static void split_finish_unit(exec_ctx *c, uint64_t u);
+static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols);
 
 /* A tile of one unit's group (a single reduced dim): elements [e0, e1) of it, an aligned
- * power-of-two group of canonical blocks (order-free columns: of DMLCPU_COL_FREE_SPLIT_BYTES of a
- * column),
- * whose partial goes into results, one per column. The tile that completes its unit combines
- * the unit's partials and stores its outputs, so that work runs in parallel too. */
+ * power-of-two group of canonical blocks (order-free columns: of DMLCPU_COL_FREE_SPLIT_BYTES of
+ * a column), whose partial goes into results, one per column; then its share of combining the
+ * unit's partials (split_combine). */
 static void split_task(exec_ctx *c, uint64_t t)
 {
     const reduce_plan *p = c->p;
@@ -655,6 +654,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         e1 = p->n;
     const char *in = c->in;
     char *out = c->out;
+    size_t cols = 1;
     if (p->shape == SHAPE_COL) {
         unsigned slot = slot_acquire(c);
         col_state st;
@@ -665,6 +665,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         col_rows(p, &st, in, e0, e1, 0);
         memcpy(c->results + t * p->col_tile, col_result(p, &st), st.cols * sizeof(partial));
         slot_release(c, slot);
+        cols = st.cols;
     } else {
         ptrdiff_t io, oo;
         kept_offsets(p, p->kept.count, u, &io, &oo);
@@ -672,9 +673,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         row_run(p, &pw, in + io + (ptrdiff_t)e0 * (ptrdiff_t)dtype_size(p->in_type), e1 - e0, e0);
         c->results[t] = pw_finish(&pw, p->combine);
     }
-    /* the increments order the results: the last tile of u sees every other tile's */
-    if (atomic_fetch_add(&c->done[u], 1) + 1 == p->split)
-        split_finish_unit(c, u);
+    split_combine(c, u, s, cols);
 }
 
 static void reduce_task(void *ctx, size_t t)
@@ -687,20 +686,38 @@ static void reduce_task(void *ctx, size_t t)
         units_task(c, t * p->units / p->tiles, (t + 1) * p->units / p->tiles);
 }
 
-/* Unit u's tile partials combine pairwise in tile order, per column, then finish. For the
- * canonical sums the tiles are aligned power-of-two groups of blocks, complete subtrees of the
- * block tree (SPEC 4 step 5), and a short last group is the tree of its own blocks (an odd
- * value is carried unchanged at every level), so this is exactly the unsplit tree. The
- * order-free kinds are exact; ARG* and the first/last rules only need the tiles in order. */
-static void split_finish_unit(exec_ctx *c, uint64_t u)
+/* The partials of unit u's tiles combine pairwise in tile order, per column: node i of level L
+ * (L = 0: tile i's partial) is node 2i of level L-1 op node 2i+1, or node 2i alone when that is
+ * the last one (an odd count carries it). For the canonical sums the tiles are aligned
+ * power-of-two groups of blocks, complete subtrees of the block tree (SPEC 4 step 5), and a
+ * short last group is the tree of its own blocks, so this is exactly the unsplit tree. The
+ * order-free kinds are exact; ARG* and the first/last rules only need the order.
+ * Tile s calls this after storing its partial: it climbs from its leaf; at a node with two
+ * children the first child to arrive stops, the second combines them into the left child's
+ * partials (node i of level L lives in tile i * 2^L's) and goes on; whoever reaches the root
+ * finishes the unit's outputs. So every tile does a share of the combining, whichever order the
+ * tiles run in. The node counters are indexed by the first tile of the right child, which no
+ * other node shares; the atomic increments order the partials' stores and loads. */
+static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols)
 {
     const reduce_plan *p = c->p;
     size_t width = p->shape == SHAPE_COL ? p->col_tile : 1;
-    const char *in = c->in;
+    partial *res = c->results + u * p->split * width;
+    uint64_t i = s, nodes = p->split;
+    for (int level = 0; nodes > 1; level++, i >>= 1, nodes = (nodes + 1) >> 1) {
+        if ((i | 1) >= nodes)
+            continue; /* the odd last node: carried up unchanged */
+        uint64_t left = (i & ~(uint64_t)1) << level, right = (i | 1) << level;
+        if (atomic_fetch_add(&c->arrived[u * p->split + right], 1) == 0)
+            return;
+        partial *a = res + left * width, *b = res + right * width;
+        for (size_t j = 0; j < cols; j++)
+            a[j] = p->combine(a[j], b[j]);
+    }
     char *out = c->out;
-    size_t cols = 1;
     ptrdiff_t os = 0;
     if (p->shape == SHAPE_COL) {
+        const char *in = c->in;
         col_unit(p, u, &in, &out, &cols);
         os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
     } else {
@@ -708,12 +725,8 @@ static void split_finish_unit(exec_ctx *c, uint64_t u)
         kept_offsets(p, p->kept.count, u, &io, &oo);
         out += oo;
     }
-    for (size_t j = 0; j < cols; j++) {
-        pairwise pw = {0};
-        for (uint64_t s = 0; s < p->split; s++)
-            pw_push(&pw, c->results[(u * p->split + s) * width + j], p->combine);
-        finish(p, pw_finish(&pw, p->combine), out + (ptrdiff_t)j * os);
-    }
+    for (size_t j = 0; j < cols; j++)
+        finish(p, res[j], out + (ptrdiff_t)j * os);
 }
 
 void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
@@ -727,9 +740,9 @@ void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
     c.slots = temp;
     c.results = (partial *)(temp + (size_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0));
     if (p->split > 1) {
-        c.done = (_Atomic uint32_t *)(c.results + split_results(p));
-        for (uint64_t u = 0; u < p->units; u++)
-            atomic_init(&c.done[u], 0);
+        c.arrived = (_Atomic uint32_t *)(c.results + split_results(p));
+        for (uint64_t t = 0; t < p->tiles; t++)
+            atomic_init(&c.arrived[t], 0);
     }
     parallel_run(&op->par, p->tiles, op->inputs[0].bytes, reduce_task, &c);
 }
@@ -922,7 +935,7 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     plan_tiles(p, &op->par);
     uint64_t temp = (uint64_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0) +
                     split_results(p) * sizeof(partial) +
-                    (p->split > 1 ? p->units * sizeof(_Atomic uint32_t) : 0);
+                    (p->split > 1 ? p->tiles * sizeof(_Atomic uint32_t) : 0);
     /* a serial plan that fits uses the stack (small operators bind no temporary buffer) */
     op->temporary_bytes = p->tiles == 1 && temp <= COL_STACK_BYTES ? 0 : temp + 64;
     op->inputs = malloc(sizeof *op->inputs);
