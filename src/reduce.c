@@ -1,7 +1,7 @@
-/* REDUCE / ARGMIN / ARGMAX: plan at create (kind, normalised dims, loop shape, kernels), run at
- * execute. Kernels deliver one partial per canonical block; this file combines the block values
- * pairwise (SPEC 4 step 5), finalizes and stores, so every ISA shares that part verbatim. */
-#include <math.h>
+/* REDUCE / ARGMIN / ARGMAX: plan at create (kind, normalised dims, loop shape, kernels, tiles),
+ * run at execute. Kernels deliver one partial per canonical block; this file walks the loop
+ * nest and combines the block values pairwise (SPEC 4 step 5) with reduce_partials.c, so every
+ * ISA shares that part verbatim. */
 #include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -10,192 +10,7 @@
 
 #include "dispatch.h"
 #include "internal.h"
-#include "numeric.h"
-#include "simd/sleef_math.h"
-
-/* ---- combining partials: one function per (kind, value family) ---- */
-
-#define DEF_COMBINE_OP(NAME, FIELD, OP)                                                            \
-    static partial NAME(partial a, partial b)                                                      \
-    {                                                                                              \
-        a.v.FIELD = OP(a.v.FIELD, b.v.FIELD);                                                      \
-        return a;                                                                                  \
-    }
-#define ADD(a, b) ((a) + (b))
-#define MUL(a, b) ((a) * (b))
-DEF_COMBINE_OP(add_f32, f32, ADD)
-DEF_COMBINE_OP(add_f64, f64, ADD)
-DEF_COMBINE_OP(add_u64, u64, ADD)
-DEF_COMBINE_OP(mul_f32, f32, MUL)
-DEF_COMBINE_OP(mul_f64, f64, MUL)
-DEF_COMBINE_OP(mul_u64, u64, MUL)
-DEF_COMBINE_OP(max_f32, f32, max754_f32)
-DEF_COMBINE_OP(max_f64, f64, max754_f64)
-DEF_COMBINE_OP(max_s, i64, max_i64)
-DEF_COMBINE_OP(max_u, u64, max_u64)
-DEF_COMBINE_OP(min_f32, f32, min754_f32)
-DEF_COMBINE_OP(min_f64, f64, min754_f64)
-DEF_COMBINE_OP(min_s, i64, min_i64)
-DEF_COMBINE_OP(min_u, u64, min_u64)
-
-/* a covers earlier indices than b: b wins only where the direction's rule says so */
-#define DEF_COMBINE_ARG(NAME, FIELD, BETTER, ISN)                                                  \
-    static partial NAME(partial a, partial b) { return BETTER(ISN, b.v.FIELD, a.v.FIELD) ? b : a; }
-#define DEF_COMBINE_ARGS(K, BETTER)                                                                \
-    DEF_COMBINE_ARG(K##_f32, f32, BETTER, isnan_f32)                                               \
-    DEF_COMBINE_ARG(K##_f64, f64, BETTER, isnan_f64)                                               \
-    DEF_COMBINE_ARG(K##_s, i64, BETTER, isnan_i64)                                                 \
-    DEF_COMBINE_ARG(K##_u, u64, BETTER, isnan_u64)
-DEF_COMBINE_ARGS(argmax, BETTER_MAX_FIRST)
-DEF_COMBINE_ARGS(argmax_last, BETTER_MAX_LAST)
-DEF_COMBINE_ARGS(argmin, BETTER_MIN_FIRST)
-DEF_COMBINE_ARGS(argmin_last, BETTER_MIN_LAST)
-
-/* LOG_SUM_EXP: (m, s) op (m', s') = (M, s*exp(m-M) + s'*exp(m'-M)), M = max(m, m'). When M is
- * not finite the result is decided by M alone (NaN, +inf, or all -inf) and s stays 0. */
-/* exp(0) is exactly 1 in dmlcpu's exp, so the term of the larger max skips the call. */
-#define DEF_COMBINE_LSE(NAME, FIELD, T, MAX, EXP)                                                  \
-    static T NAME##_scale(T d) { return d == 0 ? 1 : EXP(d); }                                     \
-    static partial NAME(partial a, partial b)                                                      \
-    {                                                                                              \
-        partial r;                                                                                 \
-        T m = MAX(a.v.FIELD, b.v.FIELD);                                                           \
-        r.v.FIELD = m;                                                                             \
-        r.aux.FIELD = isfinite(m) ? a.aux.FIELD * NAME##_scale(a.v.FIELD - m) +                    \
-                                        b.aux.FIELD * NAME##_scale(b.v.FIELD - m)                  \
-                                  : 0;                                                             \
-        return r;                                                                                  \
-    }
-DEF_COMBINE_LSE(lse_f32, f32, float, max754_f32, DMLCPU_EXP_F32_SCALAR)
-DEF_COMBINE_LSE(lse_f64, f64, double, max754_f64, DMLCPU_EXP_F64_SCALAR)
-
-enum { FAM_F32, FAM_F64, FAM_S, FAM_U };
-
-static int family(dmlcpu_data_type t)
-{
-    switch (t) {
-    case DMLCPU_DATA_TYPE_FLOAT16:
-    case DMLCPU_DATA_TYPE_FLOAT32: return FAM_F32;
-    case DMLCPU_DATA_TYPE_FLOAT64: return FAM_F64;
-    case DMLCPU_DATA_TYPE_INT8:
-    case DMLCPU_DATA_TYPE_INT16:
-    case DMLCPU_DATA_TYPE_INT32:
-    case DMLCPU_DATA_TYPE_INT64: return FAM_S;
-    default: return FAM_U;
-    }
-}
-
-static const combine_fn combiners[RK_COUNT][4] = {
-    [RK_SUM] = {add_f32, add_f64, add_u64, add_u64},
-    [RK_ASUM] = {add_f32, add_f64, add_u64, add_u64},
-    [RK_SQSUM] = {add_f32, add_f64, add_u64, add_u64},
-    [RK_PROD] = {mul_f32, mul_f64, mul_u64, mul_u64},
-    [RK_MIN] = {min_f32, min_f64, min_s, min_u},
-    [RK_MAX] = {max_f32, max_f64, max_s, max_u},
-    [RK_ARGMIN] = {argmin_f32, argmin_f64, argmin_s, argmin_u},
-    [RK_ARGMIN_LAST] = {argmin_last_f32, argmin_last_f64, argmin_last_s, argmin_last_u},
-    [RK_ARGMAX] = {argmax_f32, argmax_f64, argmax_s, argmax_u},
-    [RK_ARGMAX_LAST] = {argmax_last_f32, argmax_last_f64, argmax_last_s, argmax_last_u},
-    [RK_LSE] = {lse_f32, lse_f64, NULL, NULL},
-};
-
-/* ---- the pairwise tree of SPEC 4 step 5 as a binary counter ----
- * Pushing v_0, v_1, ... and merging the two newest values whenever the count of pushed values
- * has another trailing zero builds the complete power-of-two subtrees; folding what is left from
- * the newest to the oldest gives exactly "replace v_0..v_m-1 by v_0 op v_1, v_2 op v_3, ...,
- * carry an odd last one, repeat". */
-typedef struct {
-    uint64_t count;
-    int top;
-    partial s[34]; /* at most 2^32 blocks: 33 levels */
-} pairwise;
-
-static inline void pw_push(pairwise *c, partial v, combine_fn op)
-{
-    c->s[c->top++] = v;
-    for (uint64_t k = ++c->count; !(k & 1); k >>= 1) {
-        c->s[c->top - 2] = op(c->s[c->top - 2], c->s[c->top - 1]);
-        c->top--;
-    }
-}
-
-static inline partial pw_finish(pairwise *c, combine_fn op)
-{
-    while (c->top > 1) {
-        c->s[c->top - 2] = op(c->s[c->top - 2], c->s[c->top - 1]);
-        c->top--;
-    }
-    return c->s[0];
-}
-
-/* ---- finalize and store one output element ---- */
-
-static float fin_f32(reduce_finalize fin, float v, uint64_t n)
-{
-    switch (fin) {
-    case FIN_DIV_N: return v / (float)n;
-    case FIN_SQRT: return sqrtf(v);
-    case FIN_LOG: return DMLCPU_LOG_F32_SCALAR(v);
-    default: return v;
-    }
-}
-
-static double fin_f64(reduce_finalize fin, double v, uint64_t n)
-{
-    switch (fin) {
-    case FIN_DIV_N: return v / (double)n;
-    case FIN_SQRT: return sqrt(v);
-    case FIN_LOG: return DMLCPU_LOG_F64_SCALAR(v);
-    default: return v;
-    }
-}
-
-static void store_bits(void *dst, uint64_t bits, size_t size)
-{
-    switch (size) {
-    case 1: { uint8_t v = (uint8_t)bits; memcpy(dst, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
-    default: memcpy(dst, &bits, 8); break;
-    }
-}
-
-static void finish(const reduce_plan *p, partial v, void *dst)
-{
-    if (p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST) {
-        store_bits(dst, v.aux.idx, dtype_size(p->out_type));
-        return;
-    }
-    switch (p->in_type) {
-    case DMLCPU_DATA_TYPE_FLOAT16:
-    case DMLCPU_DATA_TYPE_FLOAT32: {
-        float f = v.v.f32;
-        if (p->finalize == FIN_LSE)
-            f = isfinite(f) ? f + DMLCPU_LOG_F32_SCALAR(v.aux.f32) : f;
-        else
-            f = fin_f32(p->finalize, f, p->n);
-        if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
-            uint16_t h = dmlcpu_f32_to_f16(f);
-            memcpy(dst, &h, 2);
-        } else {
-            memcpy(dst, &f, 4);
-        }
-        break;
-    }
-    case DMLCPU_DATA_TYPE_FLOAT64: {
-        double d = v.v.f64;
-        if (p->finalize == FIN_LSE)
-            d = isfinite(d) ? d + DMLCPU_LOG_F64_SCALAR(v.aux.f64) : d;
-        else
-            d = fin_f64(p->finalize, d, p->n);
-        memcpy(dst, &d, 8);
-        break;
-    }
-    default: /* integers: sums wrap, MIN/MAX are exact; narrowing keeps the low bits */
-        store_bits(dst, v.v.u64, dtype_size(p->in_type));
-        break;
-    }
-}
+#include "reduce_partials.h"
 
 /* ---- the three loop shapes ---- */
 
@@ -381,7 +196,7 @@ static void for_each_output(const reduce_plan *p, const char *in, char *out, int
 
 static void one_group(const reduce_plan *p, const char *in, char *out, void *state)
 {
-    finish(p, reduce_group(p, in, state), out);
+    reduce_finish(p, reduce_group(p, in, state), out);
 }
 
 /* The common ROW case: one contiguous run per output (a single reduced dim after merging). */
@@ -396,67 +211,12 @@ static void one_run(const reduce_plan *p, const char *in, char *out, void *state
         row_run(p, &pw, in, (size_t)p->n, 0);
         part = pw_finish(&pw, p->combine);
     }
-    finish(p, part, out);
+    reduce_finish(p, part, out);
 }
 
 /* ROW outputs [u0, u1) whose groups are one block or less, through the multi-row kernel: runs of
  * consecutive outputs along the innermost kept dim, up to ROWS_BATCH at a time. */
 #define ROWS_BATCH 64
-
-/* The outputs of a multi-row batch. Values that need no finalize step are stored as they are,
- * by element size: finish per element cost more than the kernel's work on short rows. */
-#define STORE_PARTS(CT, EXPR)                                                                      \
-    for (size_t j = 0; j < cnt; j++) {                                                             \
-        const CT v_ = (CT)(EXPR);                                                                  \
-        memcpy(out + (ptrdiff_t)j * os, &v_, sizeof v_);                                           \
-    }
-static void store_parts(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
-                        ptrdiff_t os)
-{
-    const bool arg = p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST;
-    if (arg) {
-        switch (dtype_size(p->out_type)) {
-        case 4: STORE_PARTS(uint32_t, parts[j].aux.idx); return;
-        default: STORE_PARTS(uint64_t, parts[j].aux.idx); return;
-        }
-    }
-    if (p->in_type == DMLCPU_DATA_TYPE_FLOAT32 || p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
-        const bool f32 = p->in_type == DMLCPU_DATA_TYPE_FLOAT32;
-        switch (p->finalize) { /* the operations of fin_f32 / fin_f64 */
-        case FIN_SQRT:
-            if (f32) {
-                STORE_PARTS(float, sqrtf(parts[j].v.f32));
-            } else {
-                STORE_PARTS(double, sqrt(parts[j].v.f64));
-            }
-            return;
-        case FIN_DIV_N:
-            if (f32) {
-                STORE_PARTS(float, parts[j].v.f32 / (float)p->n);
-            } else {
-                STORE_PARTS(double, parts[j].v.f64 / (double)p->n);
-            }
-            return;
-        default: break;
-        }
-    }
-    if (p->finalize == FIN_NONE) {
-        switch (p->in_type) {
-        case DMLCPU_DATA_TYPE_FLOAT32: STORE_PARTS(float, parts[j].v.f32); return;
-        case DMLCPU_DATA_TYPE_FLOAT64: STORE_PARTS(double, parts[j].v.f64); return;
-        case DMLCPU_DATA_TYPE_FLOAT16: break;
-        default: /* integers: sums wrap, MIN/MAX are exact; narrowing keeps the low bits */
-            switch (dtype_size(p->in_type)) {
-            case 1: STORE_PARTS(uint8_t, parts[j].v.u64); return;
-            case 2: STORE_PARTS(uint16_t, parts[j].v.u64); return;
-            case 4: STORE_PARTS(uint32_t, parts[j].v.u64); return;
-            default: STORE_PARTS(uint64_t, parts[j].v.u64); return;
-            }
-        }
-    }
-    for (size_t j = 0; j < cnt; j++)
-        finish(p, parts[j], out + (ptrdiff_t)j * os);
-}
 
 static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64_t u0, uint64_t u1)
 {
@@ -474,7 +234,7 @@ static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64
         ptrdiff_t io, oo;
         kept_offsets(p, k->count, u, &io, &oo);
         p->rows(in + io, is, (size_t)cnt, (size_t)p->n, parts);
-        store_parts(p, parts, (size_t)cnt, out + oo, os);
+        reduce_store_parts(p, parts, (size_t)cnt, out + oo, os);
         u += cnt;
     }
 }
@@ -559,7 +319,7 @@ static void col_outputs(const reduce_plan *p, uint64_t u, const char *in, char *
     const partial *res = col_result(p, s);
     ptrdiff_t os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
     for (size_t j = 0; j < s->cols; j++)
-        finish(p, res[j], out + (ptrdiff_t)j * os);
+        reduce_finish(p, res[j], out + (ptrdiff_t)j * os);
 }
 
 /* The scratch of one column worker: kernel scratch, the tile's partials, the counter. Plans
@@ -593,6 +353,9 @@ static uint64_t split_results(const reduce_plan *p)
 
 /* ---- tiles: planned at create, run by parallel_run; results never depend on the count ---- */
 
+/* Column workers' scratch areas at most: more threads of one execute than this take turns. */
+#define COL_MAX_SLOTS 256
+
 typedef struct {
     const reduce_plan *p;
     const char *in;
@@ -600,22 +363,27 @@ typedef struct {
     char *slots;               /* column workers' scratch, col_slot_bytes apart */
     partial *results;          /* split tiles: one partial per column of each tile */
     _Atomic uint32_t *arrived; /* split tiles: per tree node, how many children are done */
-    _Atomic uint64_t busy;     /* slots in use */
+    _Atomic uint64_t busy[COL_MAX_SLOTS / 64]; /* slots in use, a bit each */
 } exec_ctx;
 
 static unsigned slot_acquire(exec_ctx *c)
 {
     for (;;) {
-        uint64_t m = atomic_load(&c->busy);
-        for (unsigned i = 0; i < c->p->slots; i++)
-            if (!(m & ((uint64_t)1 << i)) &&
-                atomic_compare_exchange_weak(&c->busy, &m, m | ((uint64_t)1 << i)))
-                return i;
+        for (unsigned w = 0; w * 64 < c->p->slots; w++) {
+            uint64_t m = atomic_load(&c->busy[w]);
+            for (unsigned i = 0; i < 64 && w * 64 + i < c->p->slots; i++)
+                if (!(m & ((uint64_t)1 << i)) &&
+                    atomic_compare_exchange_weak(&c->busy[w], &m, m | ((uint64_t)1 << i)))
+                    return w * 64 + i;
+        }
         sched_yield(); /* more tasks at once than the plan's threads: wait for a slot */
     }
 }
 
-static void slot_release(exec_ctx *c, unsigned i) { atomic_fetch_and(&c->busy, ~((uint64_t)1 << i)); }
+static void slot_release(exec_ctx *c, unsigned i)
+{
+    atomic_fetch_and(&c->busy[i / 64], ~((uint64_t)1 << (i % 64)));
+}
 
 /* A tile of whole units (outputs, or column tiles). */
 static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
@@ -726,14 +494,15 @@ static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols)
         out += oo;
     }
     for (size_t j = 0; j < cols; j++)
-        finish(p, res[j], out + (ptrdiff_t)j * os);
+        reduce_finish(p, res[j], out + (ptrdiff_t)j * os);
 }
 
 void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
 {
     const reduce_plan *p = &op->u.reduce;
     exec_ctx c = {.p = p, .in = b->inputs[0].data, .out = b->outputs[0].data};
-    atomic_init(&c.busy, 0);
+    for (unsigned w = 0; w < COL_MAX_SLOTS / 64; w++)
+        atomic_init(&c.busy[w], 0);
     alignas(64) unsigned char small[COL_STACK_BYTES];
     char *temp = op->temporary_bytes ? (char *)(((uintptr_t)b->temporary.data + 63) & ~(uintptr_t)63)
                                      : (char *)small;
@@ -845,8 +614,8 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     }
     if (p->shape == SHAPE_COL)
         p->slots = p->tiles < threads ? p->tiles : threads;
-    if (p->slots > 64)
-        p->slots = 64;
+    if (p->slots > COL_MAX_SLOTS)
+        p->slots = COL_MAX_SLOTS;
 }
 
 static reduce_kind kind_of(dmlcpu_reduce_function f, dmlcpu_axis_direction dir, reduce_finalize *fin)
@@ -884,7 +653,7 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     p->block = p->ordered && in->data_type == DMLCPU_DATA_TYPE_FLOAT64 ? DMLCPU_BLOCK_F64
                : p->ordered                                            ? DMLCPU_BLOCK_F32
                                                                        : DMLCPU_BLOCK_FREE;
-    p->combine = combiners[p->kind][family(in->data_type)];
+    p->combine = reduce_combiner(p->kind, in->data_type);
 
     uint32_t is[DMLCPU_MAX_RANK], os[DMLCPU_MAX_RANK];
     uint8_t reduced[DMLCPU_MAX_RANK] = {0};
