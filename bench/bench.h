@@ -111,6 +111,10 @@ typedef struct {
  * status of create (or OUT_OF_MEMORY). */
 dmlcpu_status case_prepare(const bench_case *c, uint32_t max_threads, void *pool,
                            prepared_case *p);
+/* The same with a host pool (create options parallel_for and parallel_for_context). */
+dmlcpu_status case_prepare_pool(const bench_case *c, uint32_t max_threads,
+                                dmlcpu_parallel_for_fn parallel_for, void *parallel_for_context,
+                                void *pool, prepared_case *p);
 void case_release_operator(prepared_case *p); /* the operator only */
 void case_release(prepared_case *p);          /* the operator and the buffers */
 
@@ -147,5 +151,10 @@ typedef struct {
     double rel_spread;  /* relative spread of the median, from the samples' interquartile range */
 } isa_sample;
 void isa_compare_print(const char *const *caps, int n_caps, const isa_sample *v, int n);
+
+/* simulate.c: --simulate-threads over the selected cases, for each of the worker counts, each
+ * case executed repeat + 1 times per count. Prints a table; returns the number of failed cases. */
+int simulate_threads(const bench_case *cases, size_t n, const int *workers, int worker_count,
+                     int repeat);
 
 #endif /* DMLCPU_BENCH_H */

@@ -26,6 +26,7 @@ typedef struct {
     int quick, list, full, repeat_set, min_time_set;
     timing_options timing;
     const char *json;
+    int simulate[8], simulate_count; /* --simulate-threads LIST */
 } options;
 
 typedef struct case_result {
@@ -77,7 +78,10 @@ static void usage(FILE *f)
           "  --quick         all threads only, fewer samples (a smoke run)\n"
           "  --full          instead of the default matrix: every REDUCE function for every\n"
           "                  type it allows, in every reduction pattern (use with --op/--dtype)\n"
-          "  --list          print the selected cases and exit\n",
+          "  --list          print the selected cases and exit\n"
+          "  --simulate-threads LIST  instead of timing: the scaling each case's plan allows\n"
+          "                  on N cores (e.g. 16,64), from its tasks timed one by one through\n"
+          "                  a host pool (default size: large; --repeat executes per case)\n",
           f);
 }
 
@@ -135,22 +139,29 @@ static int parse_isa(const char *name, dmlcpu_isa *out)
     return 0;
 }
 
-static void parse_threads(options *o, const char *arg)
+/* Parses a comma-separated list of thread counts (1..1024; "all" = this machine's) into v. */
+static int parse_counts(const char *arg, int *v, int max)
 {
-    o->thread_count = 0;
+    int count = 0;
     char buf[128];
     snprintf(buf, sizeof buf, "%s", arg);
-    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w && o->thread_count < 8;
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w && count < max;
          w = strtok_r(NULL, ",", &save)) {
         int n = !strcmp(w, "all") ? bench_max_threads() : atoi(w);
-        if (n < 1) {
+        if (n < 1 || n > 1024) {
             fprintf(stderr, "dmlcpu-bench: bad thread count '%s'\n", w);
             exit(2);
         }
         int dup = 0;
-        for (int i = 0; i < o->thread_count; i++) dup |= o->threads[i] == n;
-        if (!dup) o->threads[o->thread_count++] = n;
+        for (int i = 0; i < count; i++) dup |= v[i] == n;
+        if (!dup) v[count++] = n;
     }
+    return count;
+}
+
+static void parse_threads(options *o, const char *arg)
+{
+    o->thread_count = parse_counts(arg, o->threads, 8);
 }
 
 static void parse_options(options *o, int argc, char **argv)
@@ -184,6 +195,8 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--quick")) { o->quick = 1;
         } else if (!strcmp(a, "--list")) { o->list = 1;
         } else if (!strcmp(a, "--full")) { o->full = 1;
+        } else if (!strcmp(a, "--simulate-threads")) { TAKE();
+            o->simulate_count = parse_counts(v, o->simulate, 8);
         } else {
             fprintf(stderr, "dmlcpu-bench: unknown option '%s'\n", a);
             usage(stderr);
@@ -200,6 +213,7 @@ static void parse_options(options *o, int argc, char **argv)
     if (o->timing.repeat < 1) o->timing.repeat = 1;
     if (o->timing.max_time < o->timing.min_time * 5) o->timing.max_time = o->timing.min_time * 5;
     if (o->thread_count == 0) parse_threads(o, o->quick ? "all" : "1,all");
+    if (o->simulate_count && !o->sizes) o->sizes = "large";
 }
 
 /* ---- formatting ---- */
@@ -739,6 +753,13 @@ int main(int argc, char **argv)
     if (o.list) {
         list_cases(cases, n, o.thread_count);
         return 0;
+    }
+    if (o.simulate_count) {
+        int failed = simulate_threads(cases, n, o.simulate, o.simulate_count,
+                                      o.repeat_set ? o.timing.repeat : 5);
+        free(cases);
+        free(all);
+        return failed ? 1 : 0;
     }
 
     char cpu[256], date[64];

@@ -49,8 +49,15 @@ static dmlcpu_tensor_desc tensor(dmlcpu_data_type t, uint32_t rank, const uint32
 dmlcpu_status case_prepare(const bench_case *c, uint32_t max_threads, void *pool,
                            prepared_case *p)
 {
+    return case_prepare_pool(c, max_threads, NULL, NULL, pool, p);
+}
+
+dmlcpu_status case_prepare_pool(const bench_case *c, uint32_t max_threads,
+                                dmlcpu_parallel_for_fn parallel_for, void *parallel_for_context,
+                                void *pool, prepared_case *p)
+{
     p->op = NULL;
-    dmlcpu_create_options options = {max_threads, NULL, NULL};
+    dmlcpu_create_options options = {max_threads, parallel_for, parallel_for_context};
     dmlcpu_data_type t = c->dtype;
     size_t e = dtype_size(t);
     uint32_t r = c->out_shape[0], cols = c->out_shape[1];

@@ -33,7 +33,8 @@ typedef struct {
     uint64_t units;             /* outputs (ROW, STRIDED) or column tiles (COL) */
     uint32_t tiles;             /* tasks of an execute: 1 = serial */
     uint32_t split;             /* tiles per unit (> 1: a unit's blocks are divided) */
-    uint64_t split_blocks;      /* blocks per split tile: a power of two */
+    uint64_t split_len;         /* group elements per split tile: a power of two of pieces
+                                 * (canonical blocks; order-free columns: rows, see plan_tiles) */
     uint32_t slots;             /* COL: scratch areas, one per concurrently running tile */
     norm_dims kept;             /* kept dims: size, input stride, output stride */
     norm_dims red;              /* reduced dims in logical order: size, input stride */

@@ -39,6 +39,11 @@ extern "C" {
 #define DMLCPU_COL_FREE_BYTES 16384
 #define DMLCPU_COL_FREE_TILE DMLCPU_COL_FREE_BYTES /* columns, at most: 1-byte elements */
 #define DMLCPU_COL_FREE_SCRATCH(ncols) (24 * DMLCPU_COL_PITCH(ncols) + 4096)
+/* Many threads and few column tiles: the order-free kinds cut a group's rows into ranges of a
+ * power of two times this many bytes of a column, one task each (their results do not depend on
+ * the cut). Each range costs one partial per column to store and combine, a few nanoseconds,
+ * so a range holds at least 1 KiB of each column (256 FLOAT32 rows). */
+#define DMLCPU_COL_FREE_SPLIT_BYTES 1024
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
 typedef enum {
@@ -83,7 +88,8 @@ typedef void (*reduce_rows_fn)(const void *x, ptrdiff_t row_stride, size_t nrows
 
 /* Column kernel: ncols (1..DMLCPU_COL_TILE) adjacent outputs whose elements are contiguous in a
  * row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
- * bytes, starting at a block boundary. Writes one partial per column: out[0..ncols). scratch:
+ * bytes, starting at a block boundary (order-free kinds: at any row; index_base is then the
+ * group index of row 0). Writes one partial per column: out[0..ncols). scratch:
  * DMLCPU_COL_SCRATCH(ncols) bytes, 64-byte aligned, the kernel's own (lanes, running values).
  * Kernels of the order-free kinds take ncols up to DMLCPU_COL_FREE_TILE (and at most
  * DMLCPU_COL_FREE_BYTES of a row) and DMLCPU_COL_FREE_SCRATCH(ncols) bytes of scratch. */

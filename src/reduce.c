@@ -1,7 +1,7 @@
-/* REDUCE / ARGMIN / ARGMAX: plan at create (kind, normalised dims, loop shape, kernels), run at
- * execute. Kernels deliver one partial per canonical block; this file combines the block values
- * pairwise (SPEC 4 step 5), finalizes and stores, so every ISA shares that part verbatim. */
-#include <math.h>
+/* REDUCE / ARGMIN / ARGMAX: plan at create (kind, normalised dims, loop shape, kernels, tiles),
+ * run at execute. Kernels deliver one partial per canonical block; this file walks the loop
+ * nest and combines the block values pairwise (SPEC 4 step 5) with reduce_partials.c, so every
+ * ISA shares that part verbatim. */
 #include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -10,192 +10,7 @@
 
 #include "dispatch.h"
 #include "internal.h"
-#include "numeric.h"
-#include "simd/sleef_math.h"
-
-/* ---- combining partials: one function per (kind, value family) ---- */
-
-#define DEF_COMBINE_OP(NAME, FIELD, OP)                                                            \
-    static partial NAME(partial a, partial b)                                                      \
-    {                                                                                              \
-        a.v.FIELD = OP(a.v.FIELD, b.v.FIELD);                                                      \
-        return a;                                                                                  \
-    }
-#define ADD(a, b) ((a) + (b))
-#define MUL(a, b) ((a) * (b))
-DEF_COMBINE_OP(add_f32, f32, ADD)
-DEF_COMBINE_OP(add_f64, f64, ADD)
-DEF_COMBINE_OP(add_u64, u64, ADD)
-DEF_COMBINE_OP(mul_f32, f32, MUL)
-DEF_COMBINE_OP(mul_f64, f64, MUL)
-DEF_COMBINE_OP(mul_u64, u64, MUL)
-DEF_COMBINE_OP(max_f32, f32, max754_f32)
-DEF_COMBINE_OP(max_f64, f64, max754_f64)
-DEF_COMBINE_OP(max_s, i64, max_i64)
-DEF_COMBINE_OP(max_u, u64, max_u64)
-DEF_COMBINE_OP(min_f32, f32, min754_f32)
-DEF_COMBINE_OP(min_f64, f64, min754_f64)
-DEF_COMBINE_OP(min_s, i64, min_i64)
-DEF_COMBINE_OP(min_u, u64, min_u64)
-
-/* a covers earlier indices than b: b wins only where the direction's rule says so */
-#define DEF_COMBINE_ARG(NAME, FIELD, BETTER, ISN)                                                  \
-    static partial NAME(partial a, partial b) { return BETTER(ISN, b.v.FIELD, a.v.FIELD) ? b : a; }
-#define DEF_COMBINE_ARGS(K, BETTER)                                                                \
-    DEF_COMBINE_ARG(K##_f32, f32, BETTER, isnan_f32)                                               \
-    DEF_COMBINE_ARG(K##_f64, f64, BETTER, isnan_f64)                                               \
-    DEF_COMBINE_ARG(K##_s, i64, BETTER, isnan_i64)                                                 \
-    DEF_COMBINE_ARG(K##_u, u64, BETTER, isnan_u64)
-DEF_COMBINE_ARGS(argmax, BETTER_MAX_FIRST)
-DEF_COMBINE_ARGS(argmax_last, BETTER_MAX_LAST)
-DEF_COMBINE_ARGS(argmin, BETTER_MIN_FIRST)
-DEF_COMBINE_ARGS(argmin_last, BETTER_MIN_LAST)
-
-/* LOG_SUM_EXP: (m, s) op (m', s') = (M, s*exp(m-M) + s'*exp(m'-M)), M = max(m, m'). When M is
- * not finite the result is decided by M alone (NaN, +inf, or all -inf) and s stays 0. */
-/* exp(0) is exactly 1 in dmlcpu's exp, so the term of the larger max skips the call. */
-#define DEF_COMBINE_LSE(NAME, FIELD, T, MAX, EXP)                                                  \
-    static T NAME##_scale(T d) { return d == 0 ? 1 : EXP(d); }                                     \
-    static partial NAME(partial a, partial b)                                                      \
-    {                                                                                              \
-        partial r;                                                                                 \
-        T m = MAX(a.v.FIELD, b.v.FIELD);                                                           \
-        r.v.FIELD = m;                                                                             \
-        r.aux.FIELD = isfinite(m) ? a.aux.FIELD * NAME##_scale(a.v.FIELD - m) +                    \
-                                        b.aux.FIELD * NAME##_scale(b.v.FIELD - m)                  \
-                                  : 0;                                                             \
-        return r;                                                                                  \
-    }
-DEF_COMBINE_LSE(lse_f32, f32, float, max754_f32, DMLCPU_EXP_F32_SCALAR)
-DEF_COMBINE_LSE(lse_f64, f64, double, max754_f64, DMLCPU_EXP_F64_SCALAR)
-
-enum { FAM_F32, FAM_F64, FAM_S, FAM_U };
-
-static int family(dmlcpu_data_type t)
-{
-    switch (t) {
-    case DMLCPU_DATA_TYPE_FLOAT16:
-    case DMLCPU_DATA_TYPE_FLOAT32: return FAM_F32;
-    case DMLCPU_DATA_TYPE_FLOAT64: return FAM_F64;
-    case DMLCPU_DATA_TYPE_INT8:
-    case DMLCPU_DATA_TYPE_INT16:
-    case DMLCPU_DATA_TYPE_INT32:
-    case DMLCPU_DATA_TYPE_INT64: return FAM_S;
-    default: return FAM_U;
-    }
-}
-
-static const combine_fn combiners[RK_COUNT][4] = {
-    [RK_SUM] = {add_f32, add_f64, add_u64, add_u64},
-    [RK_ASUM] = {add_f32, add_f64, add_u64, add_u64},
-    [RK_SQSUM] = {add_f32, add_f64, add_u64, add_u64},
-    [RK_PROD] = {mul_f32, mul_f64, mul_u64, mul_u64},
-    [RK_MIN] = {min_f32, min_f64, min_s, min_u},
-    [RK_MAX] = {max_f32, max_f64, max_s, max_u},
-    [RK_ARGMIN] = {argmin_f32, argmin_f64, argmin_s, argmin_u},
-    [RK_ARGMIN_LAST] = {argmin_last_f32, argmin_last_f64, argmin_last_s, argmin_last_u},
-    [RK_ARGMAX] = {argmax_f32, argmax_f64, argmax_s, argmax_u},
-    [RK_ARGMAX_LAST] = {argmax_last_f32, argmax_last_f64, argmax_last_s, argmax_last_u},
-    [RK_LSE] = {lse_f32, lse_f64, NULL, NULL},
-};
-
-/* ---- the pairwise tree of SPEC 4 step 5 as a binary counter ----
- * Pushing v_0, v_1, ... and merging the two newest values whenever the count of pushed values
- * has another trailing zero builds the complete power-of-two subtrees; folding what is left from
- * the newest to the oldest gives exactly "replace v_0..v_m-1 by v_0 op v_1, v_2 op v_3, ...,
- * carry an odd last one, repeat". */
-typedef struct {
-    uint64_t count;
-    int top;
-    partial s[34]; /* at most 2^32 blocks: 33 levels */
-} pairwise;
-
-static inline void pw_push(pairwise *c, partial v, combine_fn op)
-{
-    c->s[c->top++] = v;
-    for (uint64_t k = ++c->count; !(k & 1); k >>= 1) {
-        c->s[c->top - 2] = op(c->s[c->top - 2], c->s[c->top - 1]);
-        c->top--;
-    }
-}
-
-static inline partial pw_finish(pairwise *c, combine_fn op)
-{
-    while (c->top > 1) {
-        c->s[c->top - 2] = op(c->s[c->top - 2], c->s[c->top - 1]);
-        c->top--;
-    }
-    return c->s[0];
-}
-
-/* ---- finalize and store one output element ---- */
-
-static float fin_f32(reduce_finalize fin, float v, uint64_t n)
-{
-    switch (fin) {
-    case FIN_DIV_N: return v / (float)n;
-    case FIN_SQRT: return sqrtf(v);
-    case FIN_LOG: return DMLCPU_LOG_F32_SCALAR(v);
-    default: return v;
-    }
-}
-
-static double fin_f64(reduce_finalize fin, double v, uint64_t n)
-{
-    switch (fin) {
-    case FIN_DIV_N: return v / (double)n;
-    case FIN_SQRT: return sqrt(v);
-    case FIN_LOG: return DMLCPU_LOG_F64_SCALAR(v);
-    default: return v;
-    }
-}
-
-static void store_bits(void *dst, uint64_t bits, size_t size)
-{
-    switch (size) {
-    case 1: { uint8_t v = (uint8_t)bits; memcpy(dst, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
-    default: memcpy(dst, &bits, 8); break;
-    }
-}
-
-static void finish(const reduce_plan *p, partial v, void *dst)
-{
-    if (p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST) {
-        store_bits(dst, v.aux.idx, dtype_size(p->out_type));
-        return;
-    }
-    switch (p->in_type) {
-    case DMLCPU_DATA_TYPE_FLOAT16:
-    case DMLCPU_DATA_TYPE_FLOAT32: {
-        float f = v.v.f32;
-        if (p->finalize == FIN_LSE)
-            f = isfinite(f) ? f + DMLCPU_LOG_F32_SCALAR(v.aux.f32) : f;
-        else
-            f = fin_f32(p->finalize, f, p->n);
-        if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
-            uint16_t h = dmlcpu_f32_to_f16(f);
-            memcpy(dst, &h, 2);
-        } else {
-            memcpy(dst, &f, 4);
-        }
-        break;
-    }
-    case DMLCPU_DATA_TYPE_FLOAT64: {
-        double d = v.v.f64;
-        if (p->finalize == FIN_LSE)
-            d = isfinite(d) ? d + DMLCPU_LOG_F64_SCALAR(v.aux.f64) : d;
-        else
-            d = fin_f64(p->finalize, d, p->n);
-        memcpy(dst, &d, 8);
-        break;
-    }
-    default: /* integers: sums wrap, MIN/MAX are exact; narrowing keeps the low bits */
-        store_bits(dst, v.v.u64, dtype_size(p->in_type));
-        break;
-    }
-}
+#include "reduce_partials.h"
 
 /* ---- the three loop shapes ---- */
 
@@ -381,7 +196,7 @@ static void for_each_output(const reduce_plan *p, const char *in, char *out, int
 
 static void one_group(const reduce_plan *p, const char *in, char *out, void *state)
 {
-    finish(p, reduce_group(p, in, state), out);
+    reduce_finish(p, reduce_group(p, in, state), out);
 }
 
 /* The common ROW case: one contiguous run per output (a single reduced dim after merging). */
@@ -396,67 +211,12 @@ static void one_run(const reduce_plan *p, const char *in, char *out, void *state
         row_run(p, &pw, in, (size_t)p->n, 0);
         part = pw_finish(&pw, p->combine);
     }
-    finish(p, part, out);
+    reduce_finish(p, part, out);
 }
 
 /* ROW outputs [u0, u1) whose groups are one block or less, through the multi-row kernel: runs of
  * consecutive outputs along the innermost kept dim, up to ROWS_BATCH at a time. */
 #define ROWS_BATCH 64
-
-/* The outputs of a multi-row batch. Values that need no finalize step are stored as they are,
- * by element size: finish per element cost more than the kernel's work on short rows. */
-#define STORE_PARTS(CT, EXPR)                                                                      \
-    for (size_t j = 0; j < cnt; j++) {                                                             \
-        const CT v_ = (CT)(EXPR);                                                                  \
-        memcpy(out + (ptrdiff_t)j * os, &v_, sizeof v_);                                           \
-    }
-static void store_parts(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
-                        ptrdiff_t os)
-{
-    const bool arg = p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST;
-    if (arg) {
-        switch (dtype_size(p->out_type)) {
-        case 4: STORE_PARTS(uint32_t, parts[j].aux.idx); return;
-        default: STORE_PARTS(uint64_t, parts[j].aux.idx); return;
-        }
-    }
-    if (p->in_type == DMLCPU_DATA_TYPE_FLOAT32 || p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
-        const bool f32 = p->in_type == DMLCPU_DATA_TYPE_FLOAT32;
-        switch (p->finalize) { /* the operations of fin_f32 / fin_f64 */
-        case FIN_SQRT:
-            if (f32) {
-                STORE_PARTS(float, sqrtf(parts[j].v.f32));
-            } else {
-                STORE_PARTS(double, sqrt(parts[j].v.f64));
-            }
-            return;
-        case FIN_DIV_N:
-            if (f32) {
-                STORE_PARTS(float, parts[j].v.f32 / (float)p->n);
-            } else {
-                STORE_PARTS(double, parts[j].v.f64 / (double)p->n);
-            }
-            return;
-        default: break;
-        }
-    }
-    if (p->finalize == FIN_NONE) {
-        switch (p->in_type) {
-        case DMLCPU_DATA_TYPE_FLOAT32: STORE_PARTS(float, parts[j].v.f32); return;
-        case DMLCPU_DATA_TYPE_FLOAT64: STORE_PARTS(double, parts[j].v.f64); return;
-        case DMLCPU_DATA_TYPE_FLOAT16: break;
-        default: /* integers: sums wrap, MIN/MAX are exact; narrowing keeps the low bits */
-            switch (dtype_size(p->in_type)) {
-            case 1: STORE_PARTS(uint8_t, parts[j].v.u64); return;
-            case 2: STORE_PARTS(uint16_t, parts[j].v.u64); return;
-            case 4: STORE_PARTS(uint32_t, parts[j].v.u64); return;
-            default: STORE_PARTS(uint64_t, parts[j].v.u64); return;
-            }
-        }
-    }
-    for (size_t j = 0; j < cnt; j++)
-        finish(p, parts[j], out + (ptrdiff_t)j * os);
-}
 
 static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64_t u0, uint64_t u1)
 {
@@ -474,7 +234,7 @@ static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64
         ptrdiff_t io, oo;
         kept_offsets(p, k->count, u, &io, &oo);
         p->rows(in + io, is, (size_t)cnt, (size_t)p->n, parts);
-        store_parts(p, parts, (size_t)cnt, out + oo, os);
+        reduce_store_parts(p, parts, (size_t)cnt, out + oo, os);
         u += cnt;
     }
 }
@@ -559,7 +319,7 @@ static void col_outputs(const reduce_plan *p, uint64_t u, const char *in, char *
     const partial *res = col_result(p, s);
     ptrdiff_t os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
     for (size_t j = 0; j < s->cols; j++)
-        finish(p, res[j], out + (ptrdiff_t)j * os);
+        reduce_finish(p, res[j], out + (ptrdiff_t)j * os);
 }
 
 /* The scratch of one column worker: kernel scratch, the tile's partials, the counter. Plans
@@ -585,7 +345,16 @@ static void col_state_init(const reduce_plan *p, col_state *s, void *slot)
     s->stack = s->parts + p->col_tile;
 }
 
+/* Partials the split tiles leave in the temporary buffer: one per column of each tile. */
+static uint64_t split_results(const reduce_plan *p)
+{
+    return p->split > 1 ? (uint64_t)p->tiles * (p->shape == SHAPE_COL ? p->col_tile : 1) : 0;
+}
+
 /* ---- tiles: planned at create, run by parallel_run; results never depend on the count ---- */
+
+/* Column workers' scratch areas at most: more threads of one execute than this take turns. */
+#define COL_MAX_SLOTS 256
 
 typedef struct {
     const reduce_plan *p;
@@ -593,22 +362,28 @@ typedef struct {
     char *out;
     char *slots;               /* column workers' scratch, col_slot_bytes apart */
     partial *results;          /* split tiles: one partial per column of each tile */
-    _Atomic uint64_t busy;     /* slots in use */
+    _Atomic uint32_t *arrived; /* split tiles: per tree node, how many children are done */
+    _Atomic uint64_t busy[COL_MAX_SLOTS / 64]; /* slots in use, a bit each */
 } exec_ctx;
 
 static unsigned slot_acquire(exec_ctx *c)
 {
     for (;;) {
-        uint64_t m = atomic_load(&c->busy);
-        for (unsigned i = 0; i < c->p->slots; i++)
-            if (!(m & ((uint64_t)1 << i)) &&
-                atomic_compare_exchange_weak(&c->busy, &m, m | ((uint64_t)1 << i)))
-                return i;
+        for (unsigned w = 0; w * 64 < c->p->slots; w++) {
+            uint64_t m = atomic_load(&c->busy[w]);
+            for (unsigned i = 0; i < 64 && w * 64 + i < c->p->slots; i++)
+                if (!(m & ((uint64_t)1 << i)) &&
+                    atomic_compare_exchange_weak(&c->busy[w], &m, m | ((uint64_t)1 << i)))
+                    return w * 64 + i;
+        }
         sched_yield(); /* more tasks at once than the plan's threads: wait for a slot */
     }
 }
 
-static void slot_release(exec_ctx *c, unsigned i) { atomic_fetch_and(&c->busy, ~((uint64_t)1 << i)); }
+static void slot_release(exec_ctx *c, unsigned i)
+{
+    atomic_fetch_and(&c->busy[i / 64], ~((uint64_t)1 << (i % 64)));
+}
 
 /* A tile of whole units (outputs, or column tiles). */
 static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
@@ -632,17 +407,22 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
     }
 }
 
-/* A tile of an aligned power-of-two group of blocks of one unit's group (a single reduced dim):
- * the partial of those blocks, per column, into results. */
+static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols);
+
+/* A tile of one unit's group (a single reduced dim): elements [e0, e1) of it, an aligned
+ * power-of-two group of canonical blocks (order-free columns: of DMLCPU_COL_FREE_SPLIT_BYTES of
+ * a column), whose partial goes into results, one per column; then its share of combining the
+ * unit's partials (split_combine). */
 static void split_task(exec_ctx *c, uint64_t t)
 {
     const reduce_plan *p = c->p;
     uint64_t u = t / p->split, s = t % p->split;
-    uint64_t e0 = s * p->split_blocks * p->block, e1 = e0 + p->split_blocks * p->block;
+    uint64_t e0 = s * p->split_len, e1 = e0 + p->split_len;
     if (e1 > p->n)
         e1 = p->n;
     const char *in = c->in;
     char *out = c->out;
+    size_t cols = 1;
     if (p->shape == SHAPE_COL) {
         unsigned slot = slot_acquire(c);
         col_state st;
@@ -653,6 +433,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         col_rows(p, &st, in, e0, e1, 0);
         memcpy(c->results + t * p->col_tile, col_result(p, &st), st.cols * sizeof(partial));
         slot_release(c, slot);
+        cols = st.cols;
     } else {
         ptrdiff_t io, oo;
         kept_offsets(p, p->kept.count, u, &io, &oo);
@@ -660,6 +441,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         row_run(p, &pw, in + io + (ptrdiff_t)e0 * (ptrdiff_t)dtype_size(p->in_type), e1 - e0, e0);
         c->results[t] = pw_finish(&pw, p->combine);
     }
+    split_combine(c, u, s, cols);
 }
 
 static void reduce_task(void *ctx, size_t t)
@@ -672,47 +454,66 @@ static void reduce_task(void *ctx, size_t t)
         units_task(c, t * p->units / p->tiles, (t + 1) * p->units / p->tiles);
 }
 
-/* After split tiles: each unit's tile partials combine pairwise in block order (the tiles are
- * aligned power-of-two groups of blocks, so this is the canonical tree), then finish. */
-static void split_finish(exec_ctx *c)
+/* The partials of unit u's tiles combine pairwise in tile order, per column: node i of level L
+ * (L = 0: tile i's partial) is node 2i of level L-1 op node 2i+1, or node 2i alone when that is
+ * the last one (an odd count carries it). For the canonical sums the tiles are aligned
+ * power-of-two groups of blocks, complete subtrees of the block tree (SPEC 4 step 5), and a
+ * short last group is the tree of its own blocks, so this is exactly the unsplit tree. The
+ * order-free kinds are exact; ARG* and the first/last rules only need the order.
+ * Tile s calls this after storing its partial: it climbs from its leaf; at a node with two
+ * children the first child to arrive stops, the second combines them into the left child's
+ * partials (node i of level L lives in tile i * 2^L's) and goes on; whoever reaches the root
+ * finishes the unit's outputs. So every tile does a share of the combining, whichever order the
+ * tiles run in. The node counters are indexed by the first tile of the right child, which no
+ * other node shares; the atomic increments order the partials' stores and loads. */
+static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols)
 {
     const reduce_plan *p = c->p;
     size_t width = p->shape == SHAPE_COL ? p->col_tile : 1;
-    for (uint64_t u = 0; u < p->units; u++) {
-        const char *in = c->in;
-        char *out = c->out;
-        size_t cols = 1;
-        ptrdiff_t os = 0;
-        if (p->shape == SHAPE_COL) {
-            col_unit(p, u, &in, &out, &cols);
-            os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
-        } else {
-            ptrdiff_t io, oo;
-            kept_offsets(p, p->kept.count, u, &io, &oo);
-            out += oo;
-        }
-        for (size_t j = 0; j < cols; j++) {
-            pairwise pw = {0};
-            for (uint64_t s = 0; s < p->split; s++)
-                pw_push(&pw, c->results[(u * p->split + s) * width + j], p->combine);
-            finish(p, pw_finish(&pw, p->combine), out + (ptrdiff_t)j * os);
-        }
+    partial *res = c->results + u * p->split * width;
+    uint64_t i = s, nodes = p->split;
+    for (int level = 0; nodes > 1; level++, i >>= 1, nodes = (nodes + 1) >> 1) {
+        if ((i | 1) >= nodes)
+            continue; /* the odd last node: carried up unchanged */
+        uint64_t left = (i & ~(uint64_t)1) << level, right = (i | 1) << level;
+        if (atomic_fetch_add(&c->arrived[u * p->split + right], 1) == 0)
+            return;
+        partial *a = res + left * width, *b = res + right * width;
+        for (size_t j = 0; j < cols; j++)
+            a[j] = p->combine(a[j], b[j]);
     }
+    char *out = c->out;
+    ptrdiff_t os = 0;
+    if (p->shape == SHAPE_COL) {
+        const char *in = c->in;
+        col_unit(p, u, &in, &out, &cols);
+        os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
+    } else {
+        ptrdiff_t io, oo;
+        kept_offsets(p, p->kept.count, u, &io, &oo);
+        out += oo;
+    }
+    for (size_t j = 0; j < cols; j++)
+        reduce_finish(p, res[j], out + (ptrdiff_t)j * os);
 }
 
 void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
 {
     const reduce_plan *p = &op->u.reduce;
     exec_ctx c = {.p = p, .in = b->inputs[0].data, .out = b->outputs[0].data};
-    atomic_init(&c.busy, 0);
+    for (unsigned w = 0; w < COL_MAX_SLOTS / 64; w++)
+        atomic_init(&c.busy[w], 0);
     alignas(64) unsigned char small[COL_STACK_BYTES];
     char *temp = op->temporary_bytes ? (char *)(((uintptr_t)b->temporary.data + 63) & ~(uintptr_t)63)
                                      : (char *)small;
     c.slots = temp;
     c.results = (partial *)(temp + (size_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0));
+    if (p->split > 1) {
+        c.arrived = (_Atomic uint32_t *)(c.results + split_results(p));
+        for (uint64_t t = 0; t < p->tiles; t++)
+            atomic_init(&c.arrived[t], 0);
+    }
     parallel_run(&op->par, p->tiles, op->inputs[0].bytes, reduce_task, &c);
-    if (p->split > 1)
-        split_finish(&c);
 }
 
 /* ---- planning ---- */
@@ -733,24 +534,36 @@ static uint32_t widest_col_tile(const reduce_plan *p)
     return p->ordered ? DMLCPU_COL_TILE : DMLCPU_COL_FREE_BYTES / (uint32_t)dtype_size(p->in_type);
 }
 
-/* A parallel plan with fewer column tiles than tasks wanted: narrower tiles (multiples of 64
- * columns, never below DMLCPU_COL_TILE) so that every thread gets several. Results do not
- * depend on the width: the order-free kinds are exact. */
-static void narrow_col_tiles(reduce_plan *p, uint64_t outputs, uint64_t want)
+/* Columns per tile at the least when a plan narrows its column tiles: 128 bytes of a row. */
+#define COL_MIN_TILE_BYTES 128
+
+/* A parallel column plan whose units cannot give every task its own piece even with their rows
+ * split as finely as allowed: narrower column tiles, multiples of 16 columns and at least
+ * COL_MIN_TILE_BYTES wide. Results do not depend on the width: each column's lanes and block
+ * values are its own. */
+static void narrow_col_tiles(reduce_plan *p, uint64_t outputs, uint64_t want, uint64_t pieces)
 {
     uint64_t inner = p->kept.size[p->kept.count - 1], rows = outputs / inner;
-    uint64_t per_row = (want + rows - 1) / rows;
-    uint64_t w = ((inner + per_row - 1) / per_row + 63) & ~(uint64_t)63;
-    if (w < DMLCPU_COL_TILE)
-        w = DMLCPU_COL_TILE;
+    uint64_t per_row = (want + rows * pieces - 1) / (rows * pieces);
+    uint64_t w = ((inner + per_row - 1) / per_row + 15) & ~(uint64_t)15;
+    uint64_t least = COL_MIN_TILE_BYTES / dtype_size(p->in_type);
+    if (least < 16)
+        least = 16;
+    if (w < least)
+        w = least;
     if (w < p->col_tile) {
         p->col_tile = (uint32_t)w;
         p->units = rows * ((inner + w - 1) / w);
     }
 }
 
-/* Units (outputs, or column tiles), tiles and their kind: whole units per tile when there are
- * enough of them, else aligned power-of-two groups of blocks of each unit's group. */
+/* Units (outputs, or column tiles), tiles and their kind, for the threads the operator may use
+ * (max_threads or the host pool's, not this machine's): whole units per tile when there are at
+ * least `want` of them; else each unit's group (a single reduced dim) is cut into aligned
+ * power-of-two groups of pieces, a piece being a canonical block (order-free columns:
+ * DMLCPU_COL_FREE_SPLIT_BYTES of a column, their results do not depend on where the rows are
+ * cut), and
+ * column plans with too few pieces in all narrow their column tiles too. */
 static void plan_tiles(reduce_plan *p, const parallel_config *par)
 {
     const norm_dims *k = &p->kept, *r = &p->red;
@@ -774,7 +587,7 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     }
     p->tiles = 1;
     p->split = 1;
-    p->split_blocks = 0;
+    p->split_len = 0;
     p->slots = 1;
     unsigned threads = parallel_threads(par);
     uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
@@ -783,22 +596,26 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;
     if (want > most)
         want = most;
-    if (p->shape == SHAPE_COL && p->units < want && p->col_tile > DMLCPU_COL_TILE)
-        narrow_col_tiles(p, outputs, want);
-    uint64_t nblocks = (p->n + p->block - 1) / p->block;
-    bool splittable = r->count == 1 && p->shape != SHAPE_STRIDED && nblocks > 1;
-    if (p->units >= want || !splittable) {
+    uint64_t piece = p->shape == SHAPE_COL && !p->ordered
+                         ? DMLCPU_COL_FREE_SPLIT_BYTES / dtype_size(p->in_type)
+                         : p->block;
+    bool splittable = r->count == 1 && p->shape != SHAPE_STRIDED;
+    uint64_t pieces = splittable ? (p->n + piece - 1) / piece : 1;
+    if (p->shape == SHAPE_COL && p->units * pieces < want)
+        narrow_col_tiles(p, outputs, want, pieces);
+    if (p->units >= want || pieces <= 1) {
         p->tiles = (uint32_t)(p->units < want ? p->units : want);
     } else {
         uint64_t per_unit = (want + p->units - 1) / p->units;
-        p->split_blocks = next_pow2((nblocks + per_unit - 1) / per_unit);
-        p->split = (uint32_t)((nblocks + p->split_blocks - 1) / p->split_blocks);
+        uint64_t group = next_pow2((pieces + per_unit - 1) / per_unit);
+        p->split_len = group * piece;
+        p->split = (uint32_t)((pieces + group - 1) / group);
         p->tiles = (uint32_t)(p->units * p->split);
     }
     if (p->shape == SHAPE_COL)
         p->slots = p->tiles < threads ? p->tiles : threads;
-    if (p->slots > 64)
-        p->slots = 64;
+    if (p->slots > COL_MAX_SLOTS)
+        p->slots = COL_MAX_SLOTS;
 }
 
 static reduce_kind kind_of(dmlcpu_reduce_function f, dmlcpu_axis_direction dir, reduce_finalize *fin)
@@ -836,7 +653,7 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     p->block = p->ordered && in->data_type == DMLCPU_DATA_TYPE_FLOAT64 ? DMLCPU_BLOCK_F64
                : p->ordered                                            ? DMLCPU_BLOCK_F32
                                                                        : DMLCPU_BLOCK_FREE;
-    p->combine = combiners[p->kind][family(in->data_type)];
+    p->combine = reduce_combiner(p->kind, in->data_type);
 
     uint32_t is[DMLCPU_MAX_RANK], os[DMLCPU_MAX_RANK];
     uint8_t reduced[DMLCPU_MAX_RANK] = {0};
@@ -885,9 +702,9 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     op->input_count = 1;
     op->output_count = 1;
     plan_tiles(p, &op->par);
-    uint64_t results = p->split > 1 ? (uint64_t)p->tiles * (p->shape == SHAPE_COL ? p->col_tile : 1) : 0;
     uint64_t temp = (uint64_t)p->slots * (p->shape == SHAPE_COL ? col_slot_bytes(p) : 0) +
-                    results * sizeof(partial);
+                    split_results(p) * sizeof(partial) +
+                    (p->split > 1 ? p->tiles * sizeof(_Atomic uint32_t) : 0);
     /* a serial plan that fits uses the stack (small operators bind no temporary buffer) */
     op->temporary_bytes = p->tiles == 1 && temp <= COL_STACK_BYTES ? 0 : temp + 64;
     op->inputs = malloc(sizeof *op->inputs);

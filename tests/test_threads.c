@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,5 +267,192 @@ Test(threads, four_threads_execute_one_operator)
         }
         dmlcpu_destroy_operator(serial);
         dmlcpu_destroy_operator(shared);
+    }
+}
+
+/* ---- 16 and 64 threads: OpenMP (oversubscribed on a small machine) and a host pool ---------
+ * Column reductions of every kind whose column tiles are fewer than the tasks wanted: the plan
+ * narrows the tiles and cuts the reduced rows into block-aligned ranges (order-free kinds: row
+ * ranges) whose partials combine in order. Each case runs with 1 thread, then with 16 and 64
+ * threads under OpenMP and under a host pool that runs the tasks in reverse order on the
+ * calling thread (so a unit's last range finishes first); every output must have the 1-thread
+ * bits. The sums get full-mantissa data (so that any other order of additions shows), ARG*,
+ * MIN and MAX data full of ties (so that the first/last rule across range boundaries shows). */
+
+typedef struct {
+    size_t calls, most_tasks;
+} reverse_log;
+
+static void reverse_pool(void *pool_context, dmlcpu_task_fn task, void *task_context, size_t task_count)
+{
+    reverse_log *log = pool_context;
+    log->calls++;
+    if (task_count > log->most_tasks)
+        log->most_tasks = task_count;
+    for (size_t i = task_count; i-- > 0;)
+        task(task_context, i);
+}
+
+typedef enum { DATA_FULL, DATA_TIES } data_kind;
+
+typedef struct {
+    const char *name;
+    dmlcpu_operator_type type;
+    int function;              /* REDUCE function; ARGMIN/ARGMAX: the axis direction */
+    dmlcpu_data_type in_type, out_type;
+    uint32_t rank, sizes[3], axis;
+    data_kind data;
+    uint32_t tasks64;          /* the 64-thread plan exposes at least this many tasks */
+} many_case;
+
+static const many_case many_cases[] = {
+    /* one canonical block of rows: only narrower column tiles can feed the threads */
+    {"SUM f32 2048 x 2048 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_SUM,
+     DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2, {2048, 2048}, 0, DATA_FULL, 64},
+    /* 5 blocks (the last one short) of 96 columns: ranges of single blocks, an odd count */
+    {"SUM_SQUARE f32 16461 x 96 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_SUM_SQUARE,
+     DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2, {16461, 96}, 0, DATA_FULL, 10},
+    {"AVERAGE f16 20480 x 112 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_AVERAGE,
+     DMLCPU_DATA_TYPE_FLOAT16, DMLCPU_DATA_TYPE_FLOAT16, 2, {20480, 112}, 0, DATA_FULL, 10},
+    {"SUM f64 over the middle axis of 4 x 6200 x 40", DMLCPU_OPERATOR_REDUCE,
+     DMLCPU_REDUCE_FUNCTION_SUM, DMLCPU_DATA_TYPE_FLOAT64, DMLCPU_DATA_TYPE_FLOAT64, 3,
+     {4, 6200, 40}, 1, DATA_FULL, 16},
+    {"LOG_SUM_EXP f32 12300 x 200 over axis 0", DMLCPU_OPERATOR_REDUCE,
+     DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP, DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2,
+     {12300, 200}, 0, DATA_FULL, 16},
+    {"L1 f32 narrow columns 600000 x 3 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_L1,
+     DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2, {600000, 3}, 0, DATA_FULL, 32},
+    /* order-free kinds: rows cut anywhere, including inside a block of one */
+    {"ARGMAX f32 4000 x 1024 over axis 0", DMLCPU_OPERATOR_ARGMAX, DMLCPU_AXIS_DIRECTION_INCREASING,
+     DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64, 2, {4000, 1024}, 0, DATA_TIES, 64},
+    {"ARGMIN DECREASING f32 4000 x 1024 over axis 0", DMLCPU_OPERATOR_ARGMIN,
+     DMLCPU_AXIS_DIRECTION_DECREASING, DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_UINT32, 2,
+     {4000, 1024}, 0, DATA_TIES, 64},
+    {"ARGMAX DECREASING f16 narrow columns 1000003 x 3 over axis 0", DMLCPU_OPERATOR_ARGMAX,
+     DMLCPU_AXIS_DIRECTION_DECREASING, DMLCPU_DATA_TYPE_FLOAT16, DMLCPU_DATA_TYPE_INT32, 2,
+     {1000003, 3}, 0, DATA_TIES, 24},
+    {"MAX u8 4096 x 2048 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_MAX,
+     DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_UINT8, 2, {4096, 2048}, 0, DATA_TIES, 64},
+    {"SUM i32 3000 x 1000 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_SUM,
+     DMLCPU_DATA_TYPE_INT32, DMLCPU_DATA_TYPE_INT32, 2, {3000, 1000}, 0, DATA_FULL, 48},
+};
+
+static size_t type_size(dmlcpu_data_type t)
+{
+    switch (t) {
+    case DMLCPU_DATA_TYPE_UINT8:
+    case DMLCPU_DATA_TYPE_INT8: return 1;
+    case DMLCPU_DATA_TYPE_FLOAT16:
+    case DMLCPU_DATA_TYPE_UINT16:
+    case DMLCPU_DATA_TYPE_INT16: return 2;
+    case DMLCPU_DATA_TYPE_FLOAT64:
+    case DMLCPU_DATA_TYPE_UINT64:
+    case DMLCPU_DATA_TYPE_INT64: return 8;
+    default: return 4;
+    }
+}
+
+/* DATA_FULL: floats in +-[0.5, 2) with random mantissas (f16: [1, 2)); DATA_TIES: floats from 16
+ * values; integers: random bits either way. */
+static void fill_many(const many_case *c, void *buf, size_t count, uint64_t seed)
+{
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < count; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint32_t b = (uint32_t)(x >> 32);
+        switch (c->in_type) {
+        case DMLCPU_DATA_TYPE_FLOAT32: {
+            float f = c->data == DATA_TIES ? (float)((int)(b >> 28) - 8)
+                                           : (float)((b >> 8) | 0x800000u) / (float)(1u << 23) *
+                                                 ((b & 1) ? -0.5f : 0.5f) * 2.0f;
+            ((float *)buf)[i] = f;
+            break;
+        }
+        case DMLCPU_DATA_TYPE_FLOAT64:
+            ((double *)buf)[i] = ((double)(x >> 11) / 9007199254740992.0 + 1.0) * ((b & 1) ? -0.75 : 0.75);
+            break;
+        case DMLCPU_DATA_TYPE_FLOAT16:
+            ((uint16_t *)buf)[i] = (uint16_t)(c->data == DATA_TIES ? 0x3c00 + ((b >> 28) << 6)
+                                                                   : 0x3c00 + (b >> 22));
+            break;
+        default:
+            memcpy((char *)buf + i * type_size(c->in_type), &x, type_size(c->in_type));
+            break;
+        }
+    }
+}
+
+/* Creates c's operator with the options and runs it on in; out receives the output. Returns the
+ * host pool's largest task count (0 without a pool). */
+static size_t run_many(const many_case *c, const dmlcpu_create_options *o, reverse_log *log,
+                       const void *in, uint64_t in_bytes, void *out, uint64_t out_bytes,
+                       const char *what)
+{
+    uint32_t out_sizes[3];
+    memcpy(out_sizes, c->sizes, sizeof out_sizes);
+    out_sizes[c->axis] = 1;
+    dmlcpu_tensor_desc ti = {c->in_type, c->rank, c->sizes, NULL, 0};
+    dmlcpu_tensor_desc to = {c->out_type, c->rank, out_sizes, NULL, 0};
+    uint32_t axes[1] = {c->axis};
+    dmlcpu_reduce_operator_desc rd = {(dmlcpu_reduce_function)c->function, &ti, &to, 1, axes};
+    dmlcpu_argmax_operator_desc ad = {&ti, &to, 1, axes, (dmlcpu_axis_direction)c->function};
+    dmlcpu_operator_desc desc = {c->type, c->type == DMLCPU_OPERATOR_REDUCE ? (const void *)&rd
+                                                                              : (const void *)&ad};
+    dmlcpu_operator *op = NULL;
+    cr_assert_eq(dmlcpu_create_operator(&desc, o, &op), DMLCPU_STATUS_OK, "%s, %s: %s", c->name,
+                 what, dmlcpu_last_error_message());
+    dmlcpu_binding_properties bp;
+    dmlcpu_get_binding_properties(op, &bp);
+    void *temp = bp.temporary_size_in_bytes ? malloc(bp.temporary_size_in_bytes) : NULL;
+    dmlcpu_buffer_binding bi = {(void *)in, in_bytes}, bo = {out, out_bytes};
+    dmlcpu_bindings b = {1, &bi, 1, &bo, {temp, bp.temporary_size_in_bytes}};
+    if (log)
+        *log = (reverse_log){0, 0};
+    cr_assert_eq(dmlcpu_execute(op, &b), DMLCPU_STATUS_OK, "%s, %s: %s", c->name, what,
+                 dmlcpu_last_error_message());
+    free(temp);
+    dmlcpu_destroy_operator(op);
+    return log ? log->most_tasks : 0;
+}
+
+Test(threads, sixteen_and_sixty_four_threads_give_one_thread_bits)
+{
+    for (size_t k = 0; k < sizeof many_cases / sizeof many_cases[0]; k++) {
+        const many_case *c = &many_cases[k];
+        uint64_t count = 1, outputs = 1;
+        for (uint32_t d = 0; d < c->rank; d++) {
+            count *= c->sizes[d];
+            outputs *= d == c->axis ? 1 : c->sizes[d];
+        }
+        uint64_t in_bytes = count * type_size(c->in_type), out_bytes = outputs * type_size(c->out_type);
+        void *in = malloc(in_bytes), *expect = malloc(out_bytes), *got = malloc(out_bytes);
+        cr_assert(in && expect && got);
+        fill_many(c, in, count, k + 1);
+        dmlcpu_create_options one = {1, NULL, NULL};
+        memset(expect, 0xA5, out_bytes);
+        run_many(c, &one, NULL, in, in_bytes, expect, out_bytes, "1 thread");
+        static const uint32_t counts[2] = {16, 64};
+        for (int n = 0; n < 2; n++) {
+            char what[64];
+            reverse_log log;
+            dmlcpu_create_options omp = {counts[n], NULL, NULL}, pool = {counts[n], reverse_pool, &log};
+            snprintf(what, sizeof what, "%u OpenMP threads", counts[n]);
+            memset(got, 0x5A, out_bytes);
+            run_many(c, &omp, NULL, in, in_bytes, got, out_bytes, what);
+            cr_assert(memcmp(expect, got, out_bytes) == 0, "%s: %s differ from 1 thread", c->name, what);
+            snprintf(what, sizeof what, "a %u-thread host pool in reverse order", counts[n]);
+            memset(got, 0x5A, out_bytes);
+            size_t tasks = run_many(c, &pool, &log, in, in_bytes, got, out_bytes, what);
+            cr_assert(memcmp(expect, got, out_bytes) == 0, "%s: %s differ from 1 thread", c->name, what);
+            /* planned for the pool's threads, not for this machine's */
+            uint32_t least = counts[n] < c->tasks64 ? counts[n] : c->tasks64;
+            cr_assert_geq(tasks, least, "%s: %s ran %zu tasks, expected at least %u", c->name, what,
+                          tasks, least);
+        }
+        free(in);
+        free(expect);
+        free(got);
     }
 }
