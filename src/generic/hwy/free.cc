@@ -432,6 +432,8 @@ void ColFmm(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t, part
 // ---- ARGMIN / ARGMAX. A policy P gives, for the element type stored as K (FLOAT16 as int16):
 //   Key(d, v)      keys of loaded elements, whose order is the numeric one (-0 == +0)
 //   NaNs(d, k)     the lanes that are NaN (kNaN: the type has NaNs)
+//   ChunkNaN(d, k0 .. k7)  lanes where one of eight key vectors may be NaN: never misses one,
+//                  may report one that is not there (the caller then looks element by element)
 //   SKey, SNaN     the same for one element; Put(o, e) the element as the partial's value. ----
 
 template <typename T> struct ArgInt {
@@ -439,6 +441,7 @@ template <typename T> struct ArgInt {
     static constexpr bool kNaN = false;
     template <class D> static hn::Vec<D> Key(D, hn::Vec<D> v) { return v; }
     template <class D> static hn::Mask<D> NaNs(D d, hn::Vec<D>) { return hn::FirstN(d, 0); }
+    template <class D, class V> static hn::Mask<D> ChunkNaN(D d, V, V, V, V, V, V, V, V) { return hn::FirstN(d, 0); }
     static K SKey(K e) { return e; }
     static bool SNaN(K) { return false; }
     static void Put(partial *o, K e) { PutValue(o, e); }
@@ -450,6 +453,11 @@ template <typename T> struct ArgFloat {
     // (not Ne(k, k): Highway 1.0.3's float Ne is the ordered compare on AVX2 and AVX3, false
     // for NaN, but the unordered one on SSE4)
     template <class D> static hn::Mask<D> NaNs(D, hn::Vec<D> k) { return hn::IsNaN(k); }
+    // NaN where the sum is: every NaN shows, and so do inf - inf and overflows
+    template <class D, class V> static hn::Mask<D> ChunkNaN(D, V k0, V k1, V k2, V k3, V k4, V k5, V k6, V k7)
+    {
+        return hn::IsNaN(hn::Add(hn::Add(hn::Add(k0, k1), hn::Add(k2, k3)), hn::Add(hn::Add(k4, k5), hn::Add(k6, k7))));
+    }
     static K SKey(K e) { return e; }
     static bool SNaN(K e) { return e != e; }
     static void Put(partial *o, K e) { PutValue(o, e); }
@@ -465,6 +473,12 @@ struct ArgF16 {
         return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Sub(hn::Zero(d), m), m);
     }
     template <class D> static hn::Mask<D> NaNs(D d, hn::Vec<D> k) { return hn::Gt(hn::Abs(k), hn::Set(d, 0x7c00)); }
+    template <class D, class V> static hn::Mask<D> ChunkNaN(D d, V k0, V k1, V k2, V k3, V k4, V k5, V k6, V k7)
+    {
+        const auto a = hn::Max(hn::Max(hn::Abs(k0), hn::Abs(k1)), hn::Max(hn::Abs(k2), hn::Abs(k3)));
+        const auto b = hn::Max(hn::Max(hn::Abs(k4), hn::Abs(k5)), hn::Max(hn::Abs(k6), hn::Abs(k7)));
+        return hn::Gt(hn::Max(a, b), hn::Set(d, 0x7c00));
+    }
     static K SKey(K e) { return (K)(e < 0 ? -(e & 0x7fff) : e); }
     static bool SNaN(K e) { return (e & 0x7fff) > 0x7c00; }
     static void Put(partial *o, K e) { o->v.f32 = dmlcpu_f16_to_f32((uint16_t)e); }
@@ -505,7 +519,7 @@ template <class P, bool IS_MAX, bool LAST> bool Better(typename P::K x, typename
 }
 
 // Position of the first (LAST: last) of the m elements at p that is a NaN (FIND_NAN) or whose
-// key equals ex (one is).
+// key equals ex; m when there is none.
 template <class P, bool LAST, bool FIND_NAN, class D>
 HWY_INLINE size_t FindLane(D d, const typename P::K *p, size_t m, typename P::K ex)
 {
@@ -526,53 +540,152 @@ HWY_INLINE size_t FindLane(D d, const typename P::K *p, size_t m, typename P::K 
             if (t[l])
                 return v * N + l;
     }
-    return 0;
+    return m;
 }
 
-// Rows: per block, the lanewise extreme and the NaN lanes in one pass, then the first (last)
-// element equal to the extreme, or the first (last) NaN, in a second pass over the block (in
-// L1 by then), which stops at the vector that holds it.
+// The keys of vector j of the cn elements at q: whole, partial (fill past cn) or all fill.
+template <class P, class D>
+HWY_INLINE hn::Vec<D> KeysAt(D d, const typename P::K *q, size_t j, size_t cn, hn::Vec<D> fill)
+{
+    const size_t N = hn::Lanes(d);
+    if (cn >= (j + 1) * N)
+        return P::Key(d, hn::LoadU(d, q + j * N));
+    if (cn <= j * N)
+        return fill;
+    const size_t c = cn - j * N;
+    return hn::IfThenElse(hn::FirstN(d, c), P::Key(d, LoadPart(d, q + j * N, c)), fill);
+}
+
+// The extreme over the lanes of v. Bytes go through 16-bit lanes (Highway 1.0.3 has no 8-bit
+// MinOfLanes / MaxOfLanes on AVX2): the extreme of each even and odd byte, sign- or zero-extended.
+template <bool IS_MAX, class D, typename std::enable_if<sizeof(hn::TFromD<D>) != 1, int>::type = 0>
+HWY_INLINE hn::TFromD<D> ExtOfLanes(D d, hn::Vec<D> v)
+{
+    return hn::GetLane(IS_MAX ? hn::MaxOfLanes(d, v) : hn::MinOfLanes(d, v));
+}
+template <bool IS_MAX, class D, typename std::enable_if<sizeof(hn::TFromD<D>) == 1, int>::type = 0>
+HWY_INLINE hn::TFromD<D> ExtOfLanes(D, hn::Vec<D> v)
+{
+    using W = typename std::conditional<std::is_signed<hn::TFromD<D>>::value, int16_t, uint16_t>::type;
+    const hn::Repartition<W, D> dw;
+    const auto w = hn::BitCast(dw, v);
+    const auto even = hn::ShiftRight<8>(hn::ShiftLeft<8>(w)), odd = hn::ShiftRight<8>(w);
+    return static_cast<hn::TFromD<D>>(ExtOfLanes<IS_MAX>(dw, Ext<IS_MAX, decltype(dw)>(even, odd)));
+}
+
+// Rows, in chunks of kCh vectors and without a data-dependent branch per chunk: the chunk's
+// lanewise extreme e (a tree of pairs); lanes where e beats the best so far take e and the
+// chunk's number. At the end of a block the extreme over the lanes is found; the first (LAST:
+// last) chunk where it occurs is the smallest (largest) chunk number among the lanes that hold
+// it, and only that chunk is searched. NaN lanes are only noticed (ChunkNaN may also report
+// none that is there, never miss one); a block where one was noticed is searched for its first
+// (last) NaN, and goes the ordinary way if it holds none. Chunk numbers (up to kBlock / (kCh *
+// N)) live in unsigned lanes of the key's width.
+constexpr size_t kCh = 8;
+// Rows of at least this many bytes prefetch as far ahead (hardware prefetch alone falls behind
+// on long rows out of cache).
+constexpr size_t kArgPrefetch = 4096;
+
+#if HWY_TARGET == HWY_SCALAR // Highway's one-lane fallback (never chosen by the shim)
+template <class P, bool IS_MAX, bool LAST>
+void RowArg(const void *xv, size_t n, uint64_t index_base, partial *out)
+{
+    const typename P::K *x = static_cast<const typename P::K *>(xv);
+    for (size_t b0 = 0; b0 < n; b0 += kBlock, out++) {
+        size_t at = b0;
+        for (size_t i = b0 + 1; i < b0 + MinSz(n - b0, kBlock); i++)
+            if (Better<P, IS_MAX, LAST>(x[i], x[at]))
+                at = i;
+        P::Put(out, x[at]);
+        out->aux.idx = index_base + at;
+    }
+}
+#else
 template <class P, bool IS_MAX, bool LAST>
 void RowArg(const void *xv, size_t n, uint64_t index_base, partial *out)
 {
     using K = typename P::K;
+    using C = hwy::MakeUnsigned<K>;
     const K *x = static_cast<const K *>(xv);
     const hn::ScalableTag<K> d;
-    const size_t N = hn::Lanes(d);
+    const hn::RebindToUnsigned<decltype(d)> dc;
+    const size_t N = hn::Lanes(d), CH = kCh * N;
     const auto fill = hn::Set(d, ArgFill<P, IS_MAX>());
+    const bool pf = n * sizeof(K) >= kArgPrefetch;
     for (size_t b0 = 0; b0 < n; b0 += kBlock, out++) {
         const size_t m = MinSz(n - b0, kBlock);
         const K *p = x + b0;
-        auto e0 = fill, e1 = fill;
-        auto nm = hn::FirstN(d, 0);
-        size_t i = 0;
-        for (; i + 2 * N <= m; i += 2 * N) {
-            const auto k0 = P::Key(d, hn::LoadU(d, p + i)), k1 = P::Key(d, hn::LoadU(d, p + i + N));
-            if (P::kNaN)
-                nm = hn::Or(nm, hn::Or(P::NaNs(d, k0), P::NaNs(d, k1)));
-            e0 = Ext<IS_MAX, decltype(d)>(e0, k0);
-            e1 = Ext<IS_MAX, decltype(d)>(e1, k1);
+        size_t at = m;
+        if (m <= 4 * N) { // short: four vectors at most, no chunk bookkeeping
+            const auto k0 = KeysAt<P>(d, p, 0, m, fill), k1 = KeysAt<P>(d, p, 1, m, fill);
+            const auto k2 = KeysAt<P>(d, p, 2, m, fill), k3 = KeysAt<P>(d, p, 3, m, fill);
+            if (P::kNaN && !hn::AllFalse(d, hn::Or(hn::Or(P::NaNs(d, k0), P::NaNs(d, k1)),
+                                                   hn::Or(P::NaNs(d, k2), P::NaNs(d, k3)))))
+                at = FindLane<P, LAST, true>(d, p, m, 0);
+            else
+                at = FindLane<P, LAST, false>(
+                    d, p, m,
+                    ExtOfLanes<IS_MAX>(d, Ext<IS_MAX, decltype(d)>(Ext<IS_MAX, decltype(d)>(k0, k1),
+                                                                   Ext<IS_MAX, decltype(d)>(k2, k3))));
+            P::Put(out, p[at]);
+            out->aux.idx = index_base + b0 + at;
+            continue;
         }
-        for (; i < m; i += N) {
-            const size_t c = MinSz(N, m - i);
-            auto k = P::Key(d, c == N ? hn::LoadU(d, p + i) : LoadPart(d, p + i, c));
-            k = hn::IfThenElse(hn::FirstN(d, c), k, fill);
+        auto best = fill;
+        auto cid = hn::Zero(dc), kv = cid;
+        const auto one = hn::Set(dc, C{1});
+        auto nan = hn::FirstN(d, 0);
+        const size_t nch = (m + CH - 1) / CH;
+        for (size_t k = 0; k < nch; k++, kv = hn::Add(kv, one)) {
+            const K *q = p + k * CH;
+            const size_t cn = MinSz(CH, m - k * CH);
+            hn::Vec<decltype(d)> k0, k1, k2, k3, k4, k5, k6, k7;
+            if (cn == CH) {
+                if (pf)
+                    for (size_t o = 0; o < CH * sizeof(K); o += 64)
+                        PrefetchL1(reinterpret_cast<const char *>(q) + kArgPrefetch + o);
+                k0 = P::Key(d, hn::LoadU(d, q));
+                k1 = P::Key(d, hn::LoadU(d, q + N));
+                k2 = P::Key(d, hn::LoadU(d, q + 2 * N));
+                k3 = P::Key(d, hn::LoadU(d, q + 3 * N));
+                k4 = P::Key(d, hn::LoadU(d, q + 4 * N));
+                k5 = P::Key(d, hn::LoadU(d, q + 5 * N));
+                k6 = P::Key(d, hn::LoadU(d, q + 6 * N));
+                k7 = P::Key(d, hn::LoadU(d, q + 7 * N));
+            } else {
+                k0 = KeysAt<P>(d, q, 0, cn, fill);
+                k1 = KeysAt<P>(d, q, 1, cn, fill);
+                k2 = KeysAt<P>(d, q, 2, cn, fill);
+                k3 = KeysAt<P>(d, q, 3, cn, fill);
+                k4 = KeysAt<P>(d, q, 4, cn, fill);
+                k5 = KeysAt<P>(d, q, 5, cn, fill);
+                k6 = KeysAt<P>(d, q, 6, cn, fill);
+                k7 = KeysAt<P>(d, q, 7, cn, fill);
+            }
             if (P::kNaN)
-                nm = hn::Or(nm, P::NaNs(d, k));
-            e0 = Ext<IS_MAX, decltype(d)>(e0, k);
+                nan = hn::Or(nan, P::ChunkNaN(d, k0, k1, k2, k3, k4, k5, k6, k7));
+            using V = hn::Vec<decltype(d)>;
+            const V e = Ext<IS_MAX, decltype(d)>(
+                Ext<IS_MAX, decltype(d)>(Ext<IS_MAX, decltype(d)>(k0, k1), Ext<IS_MAX, decltype(d)>(k2, k3)),
+                Ext<IS_MAX, decltype(d)>(Ext<IS_MAX, decltype(d)>(k4, k5), Ext<IS_MAX, decltype(d)>(k6, k7)));
+            const auto w = Beats<IS_MAX, LAST>(e, best);
+            best = hn::IfThenElse(w, e, best);
+            cid = hn::IfThenElse(hn::RebindMask(dc, w), kv, cid);
         }
-        size_t at;
-        if (P::kNaN && !hn::AllFalse(d, nm)) {
+        if (P::kNaN && !hn::AllFalse(d, nan))
             at = FindLane<P, LAST, true>(d, p, m, 0);
-        } else {
-            const auto ex = FoldLanes<typename std::conditional<IS_MAX, OpMax, OpMin>::type>(
-                d, Ext<IS_MAX, decltype(d)>(e0, e1));
-            at = FindLane<P, LAST, false>(d, p, m, ex);
+        if (at == m) {
+            const K ex = ExtOfLanes<IS_MAX>(d, best);
+            const auto holds = hn::RebindMask(dc, hn::Eq(best, hn::Set(d, ex)));
+            const size_t k = LAST ? (size_t)ExtOfLanes<true>(dc, hn::IfThenElseZero(holds, cid))
+                                  : (size_t)ExtOfLanes<false>(dc, hn::IfThenElse(holds, cid, hn::Set(dc, (C)~C{0})));
+            at = k * CH + FindLane<P, LAST, false>(d, p + k * CH, MinSz(CH, m - k * CH), ex);
         }
         P::Put(out, p[at]);
         out->aux.idx = index_base + b0 + at;
     }
 }
+#endif
 
 // Columns: per group of G rows the lanewise extreme; lanes where it beats the best so far take
 // it and the group's number, with no branch. At the end each column searches its group for the
