@@ -12,7 +12,7 @@
 //                    no float compare; FLOAT16 stays in 16-bit lanes (no conversion to f32)
 //   ARG*             a key per element whose integer or float order is the numeric one (-0 ==
 //                    +0): the element itself, or for FLOAT16 its signed magnitude; NaN is
-//                    tracked apart (RowArg, ColArgRows)
+//                    tracked apart (RowArg, ColArgRows: free_arg-inl.h, included below)
 // Narrow contiguous columns are read as rows a whole number of vectors wide (NarrowWidth).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "generic/hwy/free.cc"
@@ -38,6 +38,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 constexpr size_t kBlock = DMLCPU_BLOCK_FREE;
 
 inline size_t MinSz(size_t a, size_t b) { return a < b ? a : b; }
+inline size_t MaxSz(size_t a, size_t b) { return a > b ? a : b; }
 
 // The first c (< Lanes(d)) elements at p, zeros in the other lanes; reads nothing past p + c.
 template <class D, typename T>
@@ -135,6 +136,37 @@ HWY_INLINE hn::TFromD<D> FoldLanes(D d, hn::Vec<D> v)
     return r;
 }
 
+// The extreme over the lanes of v. Bytes go through 16-bit lanes (Highway 1.0.3 has no 8-bit
+// MinOfLanes / MaxOfLanes on AVX2): the extreme of each even and odd byte, sign- or zero-extended.
+template <bool IS_MAX, class D, typename std::enable_if<sizeof(hn::TFromD<D>) != 1 || HWY_TARGET == HWY_SCALAR, int>::type = 0>
+HWY_INLINE hn::TFromD<D> ExtOfLanes(D d, hn::Vec<D> v)
+{
+    return hn::GetLane(IS_MAX ? hn::MaxOfLanes(d, v) : hn::MinOfLanes(d, v));
+}
+template <bool IS_MAX, class D, typename std::enable_if<sizeof(hn::TFromD<D>) == 1 && HWY_TARGET != HWY_SCALAR, int>::type = 0>
+HWY_INLINE hn::TFromD<D> ExtOfLanes(D, hn::Vec<D> v)
+{
+    using W = typename std::conditional<std::is_signed<hn::TFromD<D>>::value, int16_t, uint16_t>::type;
+    const hn::Repartition<W, D> dw;
+    const auto w = hn::BitCast(dw, v);
+    const auto even = hn::ShiftRight<8>(hn::ShiftLeft<8>(w)), odd = hn::ShiftRight<8>(w);
+    return static_cast<hn::TFromD<D>>(ExtOfLanes<IS_MAX>(dw, IS_MAX ? hn::Max(even, odd) : hn::Min(even, odd)));
+}
+
+// OP over the lanes of v, with Highway's reductions where it has one.
+template <class Op> struct LaneFold {
+    template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return FoldLanes<Op>(d, v); }
+};
+template <> struct LaneFold<OpAdd> {
+    template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return hn::GetLane(hn::SumOfLanes(d, v)); }
+};
+template <> struct LaneFold<OpMax> {
+    template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return ExtOfLanes<true>(d, v); }
+};
+template <> struct LaneFold<OpMin> {
+    template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return ExtOfLanes<false>(d, v); }
+};
+
 // ---- integer folds: SUM, ASUM, SQSUM, PROD (32- and 64-bit), MIN and MAX (every width) ----
 
 // The lanewise fold of the m elements at p: four independent chains, the tail filled with the
@@ -167,16 +199,49 @@ void RowFold(const void *xv, size_t n, uint64_t, partial *out)
     const T *x = static_cast<const T *>(xv);
     const hn::ScalableTag<T> d;
     for (size_t b0 = 0; b0 < n; b0 += kBlock, out++)
-        PutValue(out, FoldLanes<Op>(d, FoldVec<Map, Op>(d, x + b0, MinSz(n - b0, kBlock))));
+        PutValue(out, LaneFold<Op>::Do(d, FoldVec<Map, Op>(d, x + b0, MinSz(n - b0, kBlock))));
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// Many short rows (1 <= n <= kBlock): each row of a batch of G folds into one vector, then the
+// batch's vectors fold together over log2 G levels: Op(ConcatEven(b, a), ConcatOdd(b, a)) folds
+// the lane pairs of a into the lower half and those of b into the upper half, so that at the end
+// row i holds lanes [i * N / G, (i + 1) * N / G), folded last in scalar. G is the largest power
+// of two (at most 16) that divides N; the vectors live in a stack array (SVE).
+template <typename T, class Map, class Op>
+void RowsFold(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out)
+{
+    const hn::ScalableTag<T> d;
+    const size_t N = hn::Lanes(d), G = MinSz(16, N & (0 - N)), L = N / G;
+    const auto id = hn::Set(d, Op::template Id<T>());
+    HWY_ALIGN T vecs[16 * HWY_MAX_BYTES / sizeof(T)];
+    for (size_t r0 = 0; r0 < nrows; r0 += G) {
+        const size_t rn = MinSz(G, nrows - r0);
+        for (size_t i = 0; i < G; i++)
+            hn::Store(i < rn ? FoldVec<Map, Op>(d, (const T *)((const char *)xv + (ptrdiff_t)(r0 + i) * rs), n) : id,
+                      d, vecs + i * N);
+        for (size_t cnt = G; cnt > 1; cnt /= 2)
+            for (size_t k = 0; k < cnt / 2; k++) {
+                const auto a = hn::Load(d, vecs + 2 * k * N), b = hn::Load(d, vecs + (2 * k + 1) * N);
+                hn::Store(Op::F(d, hn::ConcatEven(d, b, a), hn::ConcatOdd(d, b, a)), d, vecs + k * N);
+            }
+        for (size_t i = 0; i < rn; i++) {
+            T r = vecs[i * L];
+            for (size_t l = 1; l < L; l++)
+                r = Op::S(r, vecs[i * L + l]);
+            PutValue(out + r0 + i, r);
+        }
+    }
+}
+#endif
 
 // Column tiles: groups of G rows; per group every vector of the tile's columns, so each row is
 // read in long stretches. VISIT(v, rows, cn) handles the tile's vector v (columns v*N ..), where
 // rows(i) is row i of the group's elements at that vector and cn the columns it holds (< N only
 // for the tile's last vector: lanes past cn are zeros, never stored to a column). Rows 16 ahead
 // (at least 1 KiB) are prefetched.
-template <size_t G, typename T, class Visit>
-HWY_INLINE void ColWalk(const char *x, ptrdiff_t rs, size_t nrows, size_t K, size_t N, Visit visit)
+template <class Visit>
+HWY_INLINE void ColWalk(const char *x, ptrdiff_t rs, size_t nrows, size_t K, size_t N, size_t G, Visit visit)
 {
     const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;
     const size_t pstep = rs >= 64 || rs <= -64 ? 1 : G;
@@ -223,7 +288,7 @@ template <typename T, class Map, class Op>
 void ColFoldInto(const char *x, ptrdiff_t rs, size_t nrows, size_t K, T *acc)
 {
     const hn::ScalableTag<T> d;
-    ColWalk<8, T>(x, rs, nrows, K, hn::Lanes(d),
+    ColWalk(x, rs, nrows, K, hn::Lanes(d), 8,
                   [&](size_t, size_t rn, const char *rb, size_t c0, size_t cn) HWY_ATTR {
                       auto a = hn::Load(d, acc + c0);
                       if (rn == 8) {
@@ -380,7 +445,7 @@ void ColFmmInto(const char *x, ptrdiff_t rs, size_t nrows, size_t K, U *a1, U *a
 {
     using F = Fmm<U, IS_MAX>;
     const hn::ScalableTag<U> du;
-    ColWalk<8, U>(x, rs, nrows, K, hn::Lanes(du),
+    ColWalk(x, rs, nrows, K, hn::Lanes(du), 8,
                   [&](size_t, size_t rn, const char *rb, size_t c0, size_t cn) HWY_ATTR {
                       auto r1 = hn::LoadU(du, a1 + c0), r2 = hn::LoadU(du, a2 + c0), r3 = hn::LoadU(du, a3 + c0);
                       for (size_t i = 0; i < rn; i++)
@@ -429,263 +494,7 @@ void ColFmm(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t, part
     }
 }
 
-// ---- ARGMIN / ARGMAX. A policy P gives, for the element type stored as K (FLOAT16 as int16):
-//   Key(d, v)      keys of loaded elements, whose order is the numeric one (-0 == +0)
-//   NaNs(d, k)     the lanes that are NaN (kNaN: the type has NaNs)
-//   SKey, SNaN     the same for one element; Put(o, e) the element as the partial's value. ----
-
-template <typename T> struct ArgInt {
-    using K = T;
-    static constexpr bool kNaN = false;
-    template <class D> static hn::Vec<D> Key(D, hn::Vec<D> v) { return v; }
-    template <class D> static hn::Mask<D> NaNs(D d, hn::Vec<D>) { return hn::FirstN(d, 0); }
-    static K SKey(K e) { return e; }
-    static bool SNaN(K) { return false; }
-    static void Put(partial *o, K e) { PutValue(o, e); }
-};
-template <typename T> struct ArgFloat {
-    using K = T;
-    static constexpr bool kNaN = true;
-    template <class D> static hn::Vec<D> Key(D, hn::Vec<D> v) { return v; }
-    // (not Ne(k, k): Highway 1.0.3's float Ne is the ordered compare on AVX2 and AVX3, false
-    // for NaN, but the unordered one on SSE4)
-    template <class D> static hn::Mask<D> NaNs(D, hn::Vec<D> k) { return hn::IsNaN(k); }
-    static K SKey(K e) { return e; }
-    static bool SNaN(K e) { return e != e; }
-    static void Put(partial *o, K e) { PutValue(o, e); }
-};
-// FLOAT16 as signed magnitudes: -m for negative numbers, so -0 and +0 are both 0; NaNs are
-// the magnitudes above +inf's (0x7c00).
-struct ArgF16 {
-    using K = int16_t;
-    static constexpr bool kNaN = true;
-    template <class D> static hn::Vec<D> Key(D d, hn::Vec<D> v)
-    {
-        const auto m = hn::And(v, hn::Set(d, 0x7fff));
-        return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Sub(hn::Zero(d), m), m);
-    }
-    template <class D> static hn::Mask<D> NaNs(D d, hn::Vec<D> k) { return hn::Gt(hn::Abs(k), hn::Set(d, 0x7c00)); }
-    static K SKey(K e) { return (K)(e < 0 ? -(e & 0x7fff) : e); }
-    static bool SNaN(K e) { return (e & 0x7fff) > 0x7c00; }
-    static void Put(partial *o, K e) { o->v.f32 = dmlcpu_f16_to_f32((uint16_t)e); }
-};
-
-// The key that never replaces anything, and is no NaN: the lowest number for MAX, the highest
-// for MIN (-inf and +inf where the type has them).
-template <class P, bool IS_MAX> typename P::K ArgFill()
-{
-    using K = typename P::K;
-    using L = std::numeric_limits<K>;
-    if (std::is_same<P, ArgF16>::value)
-        return (K)(IS_MAX ? -0x7c00 : 0x7c00);
-    if (L::has_infinity)
-        return IS_MAX ? -L::infinity() : L::infinity();
-    return IS_MAX ? L::lowest() : L::max();
-}
-
-// Does key a replace the best b (between numbers)? LAST takes the later of equal keys.
-template <bool IS_MAX, bool LAST, class V> HWY_INLINE auto Beats(V a, V b) -> decltype(hn::Eq(a, b))
-{
-    // (Highway 1.0.3 has no integer >= on x86: not b > a, the same between numbers)
-    return IS_MAX ? (LAST ? hn::Not(hn::Gt(b, a)) : hn::Gt(a, b)) : (LAST ? hn::Not(hn::Gt(a, b)) : hn::Lt(a, b));
-}
-template <bool IS_MAX, class D> HWY_INLINE hn::Vec<D> Ext(hn::Vec<D> a, hn::Vec<D> b)
-{
-    return IS_MAX ? hn::Max(a, b) : hn::Min(a, b);
-}
-
-// The scalar rule (numeric.h, BETTER_*): NaN is more extreme than any number.
-template <class P, bool IS_MAX, bool LAST> bool Better(typename P::K x, typename P::K b)
-{
-    const bool xn = P::SNaN(x), bn = P::SNaN(b);
-    const auto kx = P::SKey(x), kb = P::SKey(b);
-    if (LAST)
-        return xn || (!bn && (IS_MAX ? kx >= kb : kx <= kb));
-    return xn ? !bn : (!bn && (IS_MAX ? kx > kb : kx < kb));
-}
-
-// Position of the first (LAST: last) of the m elements at p that is a NaN (FIND_NAN) or whose
-// key equals ex (one is).
-template <class P, bool LAST, bool FIND_NAN, class D>
-HWY_INLINE size_t FindLane(D d, const typename P::K *p, size_t m, typename P::K ex)
-{
-    using K = typename P::K;
-    const size_t N = hn::Lanes(d), nv = (m + N - 1) / N;
-    for (size_t j = 0; j < nv; j++) {
-        const size_t v = LAST ? nv - 1 - j : j, c = MinSz(N, m - v * N);
-        const auto k = P::Key(d, c == N ? hn::LoadU(d, p + v * N) : LoadPart(d, p + v * N, c));
-        const auto hit = hn::And(FIND_NAN ? P::NaNs(d, k) : hn::Eq(k, hn::Set(d, ex)), hn::FirstN(d, c));
-        if (hn::AllFalse(d, hit))
-            continue;
-        if (!LAST)
-            return v * N + hn::FindKnownFirstTrue(d, hit);
-        const hn::RebindToUnsigned<D> du;
-        HWY_ALIGN hwy::MakeUnsigned<K> t[HWY_MAX_BYTES / sizeof(K)];
-        hn::Store(hn::BitCast(du, hn::VecFromMask(d, hit)), du, t);
-        for (size_t l = c; l-- > 0;) // hit has a lane below c
-            if (t[l])
-                return v * N + l;
-    }
-    return 0;
-}
-
-// Rows: per block, the lanewise extreme and the NaN lanes in one pass, then the first (last)
-// element equal to the extreme, or the first (last) NaN, in a second pass over the block (in
-// L1 by then), which stops at the vector that holds it.
-template <class P, bool IS_MAX, bool LAST>
-void RowArg(const void *xv, size_t n, uint64_t index_base, partial *out)
-{
-    using K = typename P::K;
-    const K *x = static_cast<const K *>(xv);
-    const hn::ScalableTag<K> d;
-    const size_t N = hn::Lanes(d);
-    const auto fill = hn::Set(d, ArgFill<P, IS_MAX>());
-    for (size_t b0 = 0; b0 < n; b0 += kBlock, out++) {
-        const size_t m = MinSz(n - b0, kBlock);
-        const K *p = x + b0;
-        auto e0 = fill, e1 = fill;
-        auto nm = hn::FirstN(d, 0);
-        size_t i = 0;
-        for (; i + 2 * N <= m; i += 2 * N) {
-            const auto k0 = P::Key(d, hn::LoadU(d, p + i)), k1 = P::Key(d, hn::LoadU(d, p + i + N));
-            if (P::kNaN)
-                nm = hn::Or(nm, hn::Or(P::NaNs(d, k0), P::NaNs(d, k1)));
-            e0 = Ext<IS_MAX, decltype(d)>(e0, k0);
-            e1 = Ext<IS_MAX, decltype(d)>(e1, k1);
-        }
-        for (; i < m; i += N) {
-            const size_t c = MinSz(N, m - i);
-            auto k = P::Key(d, c == N ? hn::LoadU(d, p + i) : LoadPart(d, p + i, c));
-            k = hn::IfThenElse(hn::FirstN(d, c), k, fill);
-            if (P::kNaN)
-                nm = hn::Or(nm, P::NaNs(d, k));
-            e0 = Ext<IS_MAX, decltype(d)>(e0, k);
-        }
-        size_t at;
-        if (P::kNaN && !hn::AllFalse(d, nm)) {
-            at = FindLane<P, LAST, true>(d, p, m, 0);
-        } else {
-            const auto ex = FoldLanes<typename std::conditional<IS_MAX, OpMax, OpMin>::type>(
-                d, Ext<IS_MAX, decltype(d)>(e0, e1));
-            at = FindLane<P, LAST, false>(d, p, m, ex);
-        }
-        P::Put(out, p[at]);
-        out->aux.idx = index_base + b0 + at;
-    }
-}
-
-// Columns: per group of G rows the lanewise extreme; lanes where it beats the best so far take
-// it and the group's number, with no branch. At the end each column searches its group for the
-// first (last) element equal to its best. A NaN anywhere in the tile sends it to the exact
-// element-by-element rule. G = 16 for bytes, so that group numbers (nrows <= 4096) fit a lane.
-// emit(k, r): row r of the tile holds column k's answer.
-template <class P, bool IS_MAX, bool LAST, class Emit>
-HWY_INLINE void ColArgRows(const char *x, ptrdiff_t rs, size_t nrows, size_t K, void *scratch, Emit emit)
-{
-    using Kt = typename P::K;
-    using Ut = hwy::MakeUnsigned<Kt>;
-    constexpr size_t G = sizeof(Kt) == 1 ? 16 : 8;
-    const hn::ScalableTag<Kt> d;
-    const hn::RebindToUnsigned<decltype(d)> du;
-    const size_t N = hn::Lanes(d), Kp = (K + N - 1) / N * N;
-    Kt *best = static_cast<Kt *>(scratch);
-    Ut *gid = reinterpret_cast<Ut *>(best + Kp);
-    for (size_t c0 = 0; c0 < K; c0 += N) {
-        hn::StoreU(hn::Set(d, ArgFill<P, IS_MAX>()), d, best + c0);
-        hn::StoreU(hn::Zero(du), du, gid + c0);
-    }
-    bool nan = false;
-    ColWalk<G, Kt>(x, rs, nrows, K, N, [&](size_t r0, size_t rn, const char *rb, size_t c0, size_t cn) HWY_ATTR {
-        auto e = hn::Set(d, ArgFill<P, IS_MAX>());
-        auto nm = hn::FirstN(d, 0);
-        for (size_t i = 0; i < rn; i++) {
-            const auto k = P::Key(d, ColLoad<decltype(d), Kt>(d, rb, rs, i, c0, cn));
-            if (P::kNaN)
-                nm = hn::Or(nm, P::NaNs(d, k));
-            e = Ext<IS_MAX, decltype(d)>(e, k);
-        }
-        if (P::kNaN && !hn::AllFalse(d, nm))
-            nan = true;
-        const auto b = hn::LoadU(d, best + c0);
-        const auto w = Beats<IS_MAX, LAST>(e, b);
-        hn::StoreU(hn::IfThenElse(w, e, b), d, best + c0);
-        hn::StoreU(hn::IfThenElse(hn::RebindMask(du, w), hn::Set(du, (Ut)(r0 / G)), hn::LoadU(du, gid + c0)), du,
-                   gid + c0);
-    });
-    auto at = [&](size_t r, size_t k) { return reinterpret_cast<const Kt *>(x + (ptrdiff_t)r * rs)[k]; };
-    for (size_t k = 0; k < K; k++) {
-        size_t r = 0;
-        if (nan) {
-            for (size_t i = 1; i < nrows; i++)
-                if (Better<P, IS_MAX, LAST>(at(i, k), at(r, k)))
-                    r = i;
-        } else {
-            const size_t g0 = (size_t)gid[k] * G, g1 = MinSz(g0 + G, nrows);
-            const Kt bk = best[k];
-            r = g0;
-            for (size_t j = 0; j < g1 - g0; j++) {
-                const size_t q = LAST ? g1 - 1 - j : g0 + j;
-                if (P::SKey(at(q, k)) == bk) {
-                    r = q;
-                    break;
-                }
-            }
-        }
-        emit(k, r);
-    }
-}
-
-// Does candidate c (at row rc) win over b (at row rb), rows in any order? The rule of Better,
-// with ties going to the earlier (LAST: later) row.
-template <class P, bool IS_MAX, bool LAST> bool Prefer(typename P::K c, size_t rc, typename P::K b, size_t rb)
-{
-    const bool cn = P::SNaN(c), bn = P::SNaN(b);
-    if (cn != bn)
-        return cn;
-    if (!cn) {
-        const auto kc = P::SKey(c), kb = P::SKey(b);
-        if (kc != kb)
-            return IS_MAX ? kc > kb : kc < kb;
-    }
-    return LAST ? rc > rb : rc < rb;
-}
-
-// Narrow columns at most this wide as W-element rows (NarrowWidth): their answers stay on the stack.
-constexpr size_t kArgNarrowMax = 512;
-
-template <class P, bool IS_MAX, bool LAST>
-void ColArg(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base, partial *out, void *scratch)
-{
-    using Kt = typename P::K;
-    const char *x = static_cast<const char *>(xv);
-    const hn::ScalableTag<Kt> d;
-    auto at = [&](size_t r, size_t k) { return reinterpret_cast<const Kt *>(x + (ptrdiff_t)r * rs)[k]; };
-    const size_t w = NarrowWidth(K, hn::Lanes(d), sizeof(Kt), rs, 2 * sizeof(Kt));
-    if (!w || w > kArgNarrowMax) {
-        ColArgRows<P, IS_MAX, LAST>(x, rs, nrows, K, scratch, [&](size_t k, size_t r) {
-            P::Put(out + k, at(r, k));
-            out[k].aux.idx = index_base + r;
-        });
-        return;
-    }
-    // narrow: lane j of W-element row q is column j mod K of row q * (w / K) + j / K
-    const size_t wrows = nrows * K / w, done = wrows * w / K;
-    size_t lr[kArgNarrowMax];
-    if (wrows)
-        ColArgRows<P, IS_MAX, LAST>(x, (ptrdiff_t)(w * sizeof(Kt)), wrows, w, scratch,
-                                    [&](size_t j, size_t q) { lr[j] = q * (w / K) + j / K; });
-    for (size_t k = 0; k < K; k++) {
-        size_t r = wrows ? lr[k] : 0;
-        for (size_t j = k + K; wrows && j < w; j += K)
-            if (Prefer<P, IS_MAX, LAST>(at(lr[j], k), lr[j], at(r, k), r))
-                r = lr[j];
-        for (size_t i = wrows ? done : 1; i < nrows; i++)
-            if (Better<P, IS_MAX, LAST>(at(i, k), at(r, k)))
-                r = i;
-        P::Put(out + k, at(r, k));
-        out[k].aux.idx = index_base + r;
-    }
-}
+#include "generic/hwy/free_arg-inl.h"
 
 // ---- the table ----
 
@@ -707,6 +516,9 @@ DMLCPU_DT(uint64_t, UINT64)
 template <class Map, class Op, typename T> void SetFold(kernel_table *t, reduce_kind kind)
 {
     t->row[kind][Dt<T>::kId] = RowFold<T, Map, Op>;
+#if HWY_TARGET != HWY_SCALAR
+    t->rows[kind][Dt<T>::kId] = RowsFold<T, Map, Op>;
+#endif
     t->col[kind][Dt<T>::kId] = ColFold<T, Map, Op>;
 }
 template <class Map, class Op, typename... Ts> void SetFolds(kernel_table *t, reduce_kind kind)
