@@ -76,7 +76,7 @@ void __wrap_free(void *p)
 static const dmlcpu_data_type F32 = DMLCPU_DATA_TYPE_FLOAT32;
 static uint32_t s_mat[2] = {64, 48}, s_row[2] = {1, 48}, s_col[2] = {64, 1};
 static uint32_t s_big[2] = {1024, 1024}, s_big_col[2] = {1024, 1}, s_big_row[2] = {1, 1024};
-static uint32_t s_part[2] = {64, 16}, s_win[2] = {32, 24};
+static uint32_t s_part[2] = {64, 16}, s_win[2] = {40, 22};
 static uint32_t tr[2] = {1, 64};               /* a transposed 64 x 48 layout */
 /* outputs whose strides interleave without meeting: proven element by element, over a bitmap
  * (a small span) or over the sorted offsets (a span of 2 * 10^8 bytes, of which 9 are written) */
