@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dmlcpu_tensor_desc *whole = fz_alloc(&a, 1, sizeof *whole);
     fz_any_tensor(&r, &a, whole, type != DMLCPU_OPERATOR_SLICE_GRAD && type != DMLCPU_OPERATOR_JOIN);
     uint32_t rank = whole->dimension_count >= 1 && whole->dimension_count <= 8 ? whole->dimension_count : 1;
-    uint32_t sizes[8];
+    uint32_t sizes[16] = {0}; /* fz_tensor reads up to 16 sizes (a rank beyond 8) */
     for (uint32_t i = 0; i < rank; i++)
         sizes[i] = whole->sizes && whole->dimension_count == rank ? whole->sizes[i] : 1;
     uint8_t nb = fz_u8(&r); /* NULL pointers */
@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* cut the whole's axis size into count parts at sorted cut points */
         uint32_t total = axis < rank ? sizes[axis] : 1, prev = 0;
         for (uint32_t k = 0; k < count; k++) {
-            uint32_t psizes[8], left = total - prev;
+            uint32_t psizes[16], left = total - prev;
             uint32_t next = k + 1 == count ? total
                             : prev + (left == UINT32_MAX ? fz_u32(&r) : fz_below(&r, left + 1));
             memcpy(psizes, sizes, sizeof psizes);

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         axes[i] = ab < 240 ? perm[i] : fz_u8(&r) % 12;
 
     /* output: the input's sizes with the reduced axes at 1, sometimes one size changed */
-    uint32_t osizes[8];
+    uint32_t osizes[16] = {0}; /* fz_tensor reads up to 16 sizes (a rank beyond 8) */
     for (uint32_t i = 0; i < rank; i++)
         osizes[i] = in->sizes && in->dimension_count == rank ? in->sizes[i] : 1;
     for (uint32_t i = 0; i < axis_count; i++)
