@@ -456,3 +456,131 @@ Test(threads, sixteen_and_sixty_four_threads_give_one_thread_bits)
         free(got);
     }
 }
+
+/* ---- eight threads at once on one operator that runs on a pthread host pool -------------- */
+
+/* The ThreadSanitizer job (.ci/run) runs this suite in a build without OpenMP, whose runtime it
+ * cannot see: every thread here is a pthread it watches. */
+Test(threads, eight_threads_execute_one_operator_on_a_host_pool)
+{
+    op_case cases[16];
+    size_t n = build_cases(cases);
+    for (size_t k = 0; k < n; k++) {
+        dmlcpu_create_options one = {1, NULL, NULL}, pool = {3, pthread_pool, NULL};
+        dmlcpu_operator *serial = create(&cases[k], &one), *shared = create(&cases[k], &pool);
+        concurrent_arg args[8];
+        run_buffers expect[2];
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, 8);
+        for (int s = 0; s < 2; s++) { /* two data sets, four threads on each */
+            alloc_buffers(&expect[s], &cases[k], serial, (uint32_t)(100 * k + s));
+            cr_assert_eq(run(&expect[s]), DMLCPU_STATUS_OK);
+        }
+        for (int t = 0; t < 8; t++) {
+            alloc_buffers(&args[t].buf, &cases[k], shared, (uint32_t)(100 * k + t % 2));
+            args[t].repeats = 2;
+            args[t].status = DMLCPU_STATUS_OK;
+            args[t].start = &start;
+        }
+        size_t before = atomic_load(&pool_invocations);
+        pthread_t th[8];
+        for (int t = 0; t < 8; t++)
+            cr_assert_eq(pthread_create(&th[t], NULL, concurrent_worker, &args[t]), 0);
+        for (int t = 0; t < 8; t++)
+            pthread_join(th[t], NULL);
+        pthread_barrier_destroy(&start);
+        cr_assert_geq(atomic_load(&pool_invocations), before + 16, "%s: the host pool was not used",
+                      cases[k].name);
+        for (int t = 0; t < 8; t++) {
+            cr_assert_eq(args[t].status, DMLCPU_STATUS_OK, "%s: thread %d", cases[k].name, t);
+            assert_same_outputs(&expect[t % 2], &args[t].buf, "eight threads at once");
+            free_buffers(&args[t].buf);
+        }
+        for (int s = 0; s < 2; s++)
+            free_buffers(&expect[s]);
+        dmlcpu_destroy_operator(serial);
+        dmlcpu_destroy_operator(shared);
+    }
+}
+
+/* ---- creates and destroys on some threads while others execute -------------------------- */
+
+typedef struct {
+    const op_case *cases;
+    size_t case_count;
+    int rounds;
+    int failures; /* wrong statuses or another thread's message */
+    pthread_barrier_t *start;
+} churn_arg;
+
+/* Creates and destroys every case on a host pool, and a refused create whose message must be
+ * this thread's own (the message is thread-local), round after round. */
+static void *churn_worker(void *p)
+{
+    churn_arg *a = p;
+    uint32_t bad_sizes[1] = {0};
+    dmlcpu_tensor_desc bad = {DMLCPU_DATA_TYPE_FLOAT32, 1, bad_sizes, NULL, 0};
+    dmlcpu_identity_operator_desc bad_id = {&bad, &bad};
+    dmlcpu_operator_desc bad_desc = {DMLCPU_OPERATOR_IDENTITY, &bad_id};
+    dmlcpu_create_options pool = {2, pthread_pool, NULL};
+    pthread_barrier_wait(a->start);
+    for (int r = 0; r < a->rounds; r++)
+        for (size_t k = 0; k < a->case_count; k++) {
+            dmlcpu_operator *op = NULL;
+            if (dmlcpu_create_operator(&a->cases[k].desc, &pool, &op) != DMLCPU_STATUS_OK)
+                a->failures++;
+            dmlcpu_binding_properties bp = {0};
+            dmlcpu_get_binding_properties(op, &bp);
+            a->failures += bp.output_count != a->cases[k].out_count;
+            dmlcpu_destroy_operator(op);
+            op = NULL;
+            a->failures += dmlcpu_create_operator(&bad_desc, &pool, &op) != DMLCPU_STATUS_INVALID_ARGUMENT;
+            a->failures += op != NULL;
+            a->failures += strstr(dmlcpu_last_error_message(), "IDENTITY: InputTensor.Sizes[0] is 0") == NULL;
+        }
+    return NULL;
+}
+
+Test(threads, creates_and_destroys_while_other_threads_execute)
+{
+    op_case cases[16];
+    size_t n = build_cases(cases);
+    enum { EXECUTORS = 4, CHURNERS = 4 };
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, EXECUTORS + CHURNERS);
+    dmlcpu_create_options one = {1, NULL, NULL}, pool = {3, pthread_pool, NULL};
+    dmlcpu_operator *serial[EXECUTORS], *pooled[EXECUTORS];
+    run_buffers expect[EXECUTORS];
+    concurrent_arg exec[EXECUTORS];
+    churn_arg churn[CHURNERS];
+    pthread_t th[EXECUTORS + CHURNERS];
+    for (int t = 0; t < EXECUTORS; t++) { /* each executor its own operator */
+        const op_case *c = &cases[(size_t)(2 * t + 1) % n];
+        serial[t] = create(c, &one);
+        pooled[t] = create(c, &pool);
+        alloc_buffers(&expect[t], c, serial[t], (uint32_t)t);
+        cr_assert_eq(run(&expect[t]), DMLCPU_STATUS_OK);
+        alloc_buffers(&exec[t].buf, c, pooled[t], (uint32_t)t);
+        exec[t].repeats = 3;
+        exec[t].status = DMLCPU_STATUS_OK;
+        exec[t].start = &start;
+        cr_assert_eq(pthread_create(&th[t], NULL, concurrent_worker, &exec[t]), 0);
+    }
+    for (int t = 0; t < CHURNERS; t++) {
+        churn[t] = (churn_arg){cases, n, 3, 0, &start};
+        cr_assert_eq(pthread_create(&th[EXECUTORS + t], NULL, churn_worker, &churn[t]), 0);
+    }
+    for (int t = 0; t < EXECUTORS + CHURNERS; t++)
+        pthread_join(th[t], NULL);
+    pthread_barrier_destroy(&start);
+    for (int t = 0; t < CHURNERS; t++)
+        cr_assert_eq(churn[t].failures, 0, "create/destroy thread %d: %d failures", t, churn[t].failures);
+    for (int t = 0; t < EXECUTORS; t++) {
+        cr_assert_eq(exec[t].status, DMLCPU_STATUS_OK, "executing thread %d", t);
+        assert_same_outputs(&expect[t], &exec[t].buf, "while other threads create and destroy");
+        free_buffers(&expect[t]);
+        free_buffers(&exec[t].buf);
+        dmlcpu_destroy_operator(serial[t]);
+        dmlcpu_destroy_operator(pooled[t]);
+    }
+}
