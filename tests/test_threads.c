@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef DMLCPU_TESTS_IN_PROCESS
+#include "inprocess.h"
+#else
 #include <criterion/criterion.h>
+#endif
 
 #include <dmlcpu.h>
 
