@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of fuzz/ (clang 14, ASan + UBSan) and runs each for SECONDS
-# (default 60) on a copy of its committed seed corpus (fuzz/corpus/<target>), one process at a
-# time. Usage: scripts/fuzz.sh [SECONDS] [TARGET...] (targets: fuzz_reduce fuzz_copy).
+# (default 60) on a copy of its committed seed corpus (fuzz/corpus/<target>), the targets side by
+# side (one process each: a 2-core machine runs both at once). Usage:
+# scripts/fuzz.sh [SECONDS] [TARGET...] (targets: fuzz_reduce fuzz_copy).
 # BUILD_DIR picks the build folder (default build-fuzz); inputs the run finds worth keeping go to
 # BUILD_DIR/corpus/<target>, a crashing input to BUILD_DIR/artifacts/. Exits non-zero on a crash.
 # The portable (Highway) tier is left out unless FUZZ_PORTABLE=ON: clang compiles its templates
@@ -23,18 +24,28 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=cl
     -DDMLCPU_PORTABLE="${FUZZ_PORTABLE:-OFF}"
 cmake --build "$build" -j2 --target "${targets[@]}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+echo "== ${targets[*]}: ${seconds} s each, side by side"
+pids=()
 for t in "${targets[@]}"; do
     mkdir -p "$build/corpus/$t" "$build/artifacts"
-    echo "== $t: ${seconds} s"
     # The working corpus comes first: new inputs are written there, never into the seeds.
-    if ! "$build/fuzz/$t" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=4096 \
+    "$build/fuzz/$t" -max_total_time="$seconds" -max_len=512 -timeout=20 -rss_limit_mb=4096 \
         -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" \
-        "$build/corpus/$t" "fuzz/corpus/$t" >"$build/$t.log" 2>&1; then
+        "$build/corpus/$t" "fuzz/corpus/$t" >"$build/$t.log" 2>&1 &
+    pids+=($!)
+done
+status=0
+for i in "${!targets[@]}"; do
+    t=${targets[$i]}
+    if ! wait "${pids[$i]}"; then
         tail -n 60 "$build/$t.log"
         echo "$t: crash (the input is in $build/artifacts, the log in $build/$t.log)"
-        exit 1
+        status=1
+        continue
     fi
     # the last progress line (executions, coverage, features, corpus) and the final stats
+    echo "== $t"
     grep -E '^#[0-9]+' "$build/$t.log" | tail -n 1
     grep -E '^stat::' "$build/$t.log"
 done
+exit $status

@@ -7,7 +7,8 @@
 # (NEON target on neoverse-n1 with 1 and 3 threads; SVE and SVE2 on qemu's "max" CPU at
 # 128-bit vectors with 1 thread, SVE at 2048-bit vectors with 3 threads). One process runs all the levels and thread counts of one machine (it
 # checks that they agree); every process must print the same lines. Prints the differing lines
-# and exits 1 otherwise.
+# and exits 1 otherwise. The processes run HASHCHECK_JOBS at a time (default 2: most of them
+# are one emulated thread).
 #
 #   scripts/hashcheck.sh [X86_BUILD [AARCH64_BUILD]]   (defaults: build, build-aarch64)
 #
@@ -28,16 +29,24 @@ trap 'rm -rf "$out"' EXIT
 # operator at each of the comma-separated LEVELS (the tests' names: portable_<target> is the
 # portable level at one Highway target) with each of the comma-separated THREADS; it fails when
 # a level does not run there or two of its runs differ. Its stderr summary is echoed.
+# The run goes to the background (at most $jobs at once); $out/NAME.ok marks its success.
+jobs=${HASHCHECK_JOBS:-2}
+names=()
 run() {
     local name=$1 levels=$2 threads=$3 prog=$4
     shift 4
-    if ! "$@" "$prog" --levels "$levels" --threads "$threads" > "$out/$name" 2> "$out/$name.err"; then
-        cat "$out/$name.err" >&2
-        grep FAILED "$out/$name" >&2 || true
-        echo "hashcheck: the $name run failed" >&2
-        exit 1
-    fi
-    printf '%-22s %s\n' "$name" "$(cat "$out/$name.err")"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    names+=("$name")
+    {
+        if "$@" "$prog" --levels "$levels" --threads "$threads" > "$out/$name" 2> "$out/$name.err"; then
+            printf '%-22s %s\n' "$name" "$(cat "$out/$name.err")"
+            touch "$out/$name.ok"
+        else
+            cat "$out/$name.err" >&2
+            grep FAILED "$out/$name" >&2 || true
+            echo "hashcheck: the $name run failed" >&2
+        fi
+    } &
 }
 
 start=$SECONDS
@@ -50,22 +59,26 @@ case $detected in
 esac
 run x86 "$levels" 1,3,16 "$x86/tests/hashcheck"
 run x86-nehalem portable_sse4 1,3 "$x86/tests/hashcheck" qemu-x86_64 -cpu Nehalem
-grep -q "detected portable," "$out/x86-nehalem.err" ||
-    { echo "hashcheck: the Nehalem CPU was not detected as portable" >&2; exit 1; }
 QEMU_CPU=neoverse-n1 run aarch64-neoverse-n1 scalar,neon,portable_neon 1,3 "$arm/tests/hashcheck" \
     scripts/qemu-aarch64-run
-grep -q "detected neon," "$out/aarch64-neoverse-n1.err" ||
-    { echo "hashcheck: qemu-aarch64 did not run the neon level" >&2; exit 1; }
 # qemu emulates SVE slowly (most of these runs' time is the library): two levels at 128-bit
 # vectors, one at 2048-bit vectors with 3 threads.
 QEMU_CPU=max,sve-default-vector-length=16 run aarch64-sve-vl16 portable_sve,portable_sve2 1 \
     "$arm/tests/hashcheck" scripts/qemu-aarch64-run
 QEMU_CPU=max,sve-default-vector-length=256 run aarch64-sve-vl256 portable_sve 3 \
     "$arm/tests/hashcheck" scripts/qemu-aarch64-run
+wait
+for name in "${names[@]}"; do
+    [ -e "$out/$name.ok" ] || exit 1
+done
+grep -q "detected portable," "$out/x86-nehalem.err" ||
+    { echo "hashcheck: the Nehalem CPU was not detected as portable" >&2; exit 1; }
+grep -q "detected neon," "$out/aarch64-neoverse-n1.err" ||
+    { echo "hashcheck: qemu-aarch64 did not run the neon level" >&2; exit 1; }
 
 status=0
 for f in "$out"/*; do
-    case $f in *.err) continue ;; esac
+    case $f in *.err|*.ok) continue ;; esac
     if ! cmp -s "$out/x86" "$f"; then
         echo "hashcheck: $(basename "$f") differs from x86:" >&2
         diff "$out/x86" "$f" >&2 || true
