@@ -102,11 +102,20 @@ typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdif
 /* Writes n zero elements at dst[i * dst_stride]. */
 typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 
-/* Tile edge of a transpose in elements, by element size: tiles of 8 or 16 KiB, so that a tile's
- * staging buffer stays in L1 and on a modest stack. Measured on the benchmark's transposes
- * (512 KiB and 64 MiB): tiles of a quarter of these sizes were 5-35% slower. */
+/* Tile edge of a transpose in elements, by element size: 256 bytes of a row (tiles of 8 to
+ * 64 KiB, a staging buffer of up to 72 KiB on the stack). Measured on the benchmark's
+ * transposes (512 KiB and 64 MiB, x86): tiles of a quarter of the 4- and 8-byte sizes were
+ * 5-35% slower; FLOAT16 tiles of 64 and UINT8 tiles of 128 (128-byte rows) took 25-40% more
+ * time than these at both sizes, and FLOAT32 tiles of 128 were no faster. AArch64 keeps the
+ * 1- and 2-byte edges its tile kernels (arm/copy_neon.c, two staging buffers) were measured
+ * with. */
+#if defined(__aarch64__)
 #define DMLCPU_TILE_EDGE_X8 128
 #define DMLCPU_TILE_EDGE_X16 64
+#else
+#define DMLCPU_TILE_EDGE_X8 256
+#define DMLCPU_TILE_EDGE_X16 128
+#endif
 #define DMLCPU_TILE_EDGE_X32 64
 #define DMLCPU_TILE_EDGE_X64 32
 

@@ -383,7 +383,7 @@ static void moving_permutation(tu_rng *r, uint32_t *perm, uint32_t n)
 
 /* IDENTITY, or SLICE with a window of steps +-1 (a reversed transpose), from a transposed input
  * to a packed output or from a packed input to a transposed output. Two dims have odd sizes of
- * a few tiles plus a part of one (tiles are 32 to 128 elements), so the copy is cut into whole
+ * a few tiles plus a part of one (tiles are 32 to 256 elements), so the copy is cut into whole
  * and partial tiles, and the partial bands and pieces meet at odd places between threads.
  * full: a 2-D copy of (almost) all of budget elements, not a random part of it. */
 static void case_transpose(tu_rng *r, dmlcpu_data_type type, int slice, uint64_t budget, int full)
