@@ -138,8 +138,8 @@ void Expand2(void *dstv, const void *srcv, ptrdiff_t ss, size_t count)
 // One round of the block transpose over n 16-byte rows: rows k and k + n/2, interleaved element
 // by element (low halves, then high halves), become rows 2k and 2k + 1. Writing the row index as
 // bits r and the column as bits c, a round rotates the bit string (r, c) left by one, so log2(n)
-// rounds turn (r, c) into (c, r). (Highway's interleaves work within 16-byte blocks on every
-// target, and the tag here is one block wide.)
+// rounds turn (r, c) into (c, r). Highway's interleaves work within 16-byte blocks on every
+// target, so a vector of several blocks holds as many independent rows (TransposeBlock).
 template <class D, class V>
 HWY_INLINE void Zip(D d, V a, V b, V &lo, V &hi)
 {
