@@ -309,6 +309,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     p->expand2 = NULL;
     op->isa = DMLCPU_ISA_SCALAR;
     dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
+    transpose_fn transpose_stream = NULL;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
         if (tables[t]->copy[size_index(es)]) {
             p->copy = tables[t]->copy[size_index(es)];
@@ -320,6 +321,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             p->expand2 = tables[t]->expand2[size_index(es)];
         if (tables[t]->transpose[size_index(es)]) {
             p->transpose = tables[t]->transpose[size_index(es)];
+            transpose_stream = tables[t]->transpose_stream[size_index(es)];
             transpose_isa = tables[t]->isa;
         }
     }
@@ -329,7 +331,10 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         if (p->jobs[k].tile && p->transpose)
             op->isa = transpose_isa; /* the level of the kernel doing the work */
     }
-    return plan_tasks(op, es);
+    dmlcpu_status st = plan_tasks(op, es);
+    if (transpose_stream && p->bytes >= DMLCPU_STREAM_MIN_BYTES)
+        p->transpose = transpose_stream; /* larger than the caches: see kernels.h */
+    return st;
 }
 
 void copy_destroy(dmlcpu_operator *op)

@@ -102,11 +102,20 @@ typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdif
 /* Writes n zero elements at dst[i * dst_stride]. */
 typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 
-/* Tile edge of a transpose in elements, by element size: tiles of 8 or 16 KiB, so that a tile's
- * staging buffer stays in L1 and on a modest stack. Measured on the benchmark's transposes
- * (512 KiB and 64 MiB): tiles of a quarter of these sizes were 5-35% slower. */
+/* Tile edge of a transpose in elements, by element size: 256 bytes of a row (tiles of 8 to
+ * 64 KiB, a staging buffer of up to 72 KiB on the stack). Measured on the benchmark's
+ * transposes (512 KiB and 64 MiB, x86): tiles of a quarter of the 4- and 8-byte sizes were
+ * 5-35% slower; FLOAT16 tiles of 64 and UINT8 tiles of 128 (128-byte rows) took 25-40% more
+ * time than these at both sizes, and FLOAT32 tiles of 128 were no faster. AArch64 keeps the
+ * 1- and 2-byte edges its tile kernels (arm/copy_neon.c, two staging buffers) were measured
+ * with. */
+#if defined(__aarch64__)
 #define DMLCPU_TILE_EDGE_X8 128
 #define DMLCPU_TILE_EDGE_X16 64
+#else
+#define DMLCPU_TILE_EDGE_X8 256
+#define DMLCPU_TILE_EDGE_X16 128
+#endif
 #define DMLCPU_TILE_EDGE_X32 64
 #define DMLCPU_TILE_EDGE_X64 32
 
@@ -114,6 +123,13 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
  * dst[r * dst_row_stride + c] = src[c * src_col_stride + r] (strides in elements). */
 typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
                              ptrdiff_t src_col_stride, size_t nr, size_t nc);
+
+/* Transposes of at least this many bytes write the destination with non-temporal stores when
+ * the kernel table has them (transpose_stream): copies larger than the caches, whose destination
+ * lines would otherwise be read before they are written. A 4096 x 4096 FLOAT32 transpose (AVX2,
+ * the same tile code with and without, four runs) took 7-29% less time with them; a 512 KiB one
+ * 10-15% more. */
+#define DMLCPU_STREAM_MIN_BYTES ((uint64_t)16 << 20)
 
 /* Writes 2 * count - 1 elements: dst[2i] = src[i * src_stride] for i < count, zeros between
  * (SLICE_GRAD with a window step of 2). */
@@ -131,6 +147,9 @@ typedef struct {
     copy_fn copy[4];
     fill_fn fill[4];
     transpose_fn transpose[4]; /* optional: copy.c has a portable tile copy */
+    /* optional: transpose[] with non-temporal destination stores, for copies of at least
+     * DMLCPU_STREAM_MIN_BYTES (from the same table as transpose[]) */
+    transpose_fn transpose_stream[4];
     expand2_fn expand2[4];     /* optional: copy.c fills and scatters */
 } kernel_table;
 

@@ -383,11 +383,12 @@ static void moving_permutation(tu_rng *r, uint32_t *perm, uint32_t n)
 
 /* IDENTITY, or SLICE with a window of steps +-1 (a reversed transpose), from a transposed input
  * to a packed output or from a packed input to a transposed output. Two dims have odd sizes of
- * a few tiles plus a part of one (tiles are 32 to 128 elements), so the copy is cut into whole
- * and partial tiles, and the partial bands and pieces meet at odd places between threads. */
-static void case_transpose(tu_rng *r, dmlcpu_data_type type, int slice, uint64_t budget)
+ * a few tiles plus a part of one (tiles are 32 to 256 elements), so the copy is cut into whole
+ * and partial tiles, and the partial bands and pieces meet at odd places between threads.
+ * full: a 2-D copy of (almost) all of budget elements, not a random part of it. */
+static void case_transpose(tu_rng *r, dmlcpu_data_type type, int slice, uint64_t budget, int full)
 {
-    const uint32_t rank = 2 + tu_below(r, 3);
+    const uint32_t rank = full ? 2 : 2 + tu_below(r, 3); /* full: a plain transpose */
     uint32_t sizes[8], perm[8];
     /* the last dim and one other get most of the budget: odd sizes, the other one 129 or more */
     const uint32_t other = tu_below(r, rank - 1);
@@ -400,6 +401,8 @@ static void case_transpose(tu_rng *r, dmlcpu_data_type type, int slice, uint64_t
     const uint32_t a = 65 + 2 * tu_below(r, 200);
     uint64_t rest = left / a;
     uint32_t b = rest > 130 ? (uint32_t)(129 + 2 * tu_below(r, (uint32_t)((rest - 129) / 2))) : 129;
+    if (full && rest > 130) /* the whole budget: the largest odd size that fits */
+        b = (uint32_t)(rest % 2 ? rest : rest - 1);
     sizes[rank - 1] = a;
     sizes[other] = b;
     moving_permutation(r, perm, rank);
@@ -463,5 +466,9 @@ ParameterizedTest(copy_param *p, copy, transpose)
     const int reduced = tu_reduced();
     for (int k = 0; k < 6; k++)
         if (!reduced || k == 0 || k == 2 || k == 3)
-            case_transpose(&r, type, slice, k < 3 ? 40000 : large);
+            case_transpose(&r, type, slice, k < 3 ? 40000 : large, 0);
+    /* two above DMLCPU_STREAM_MIN_BYTES (16 MiB), whose tiles are written with non-temporal
+     * stores where the level has them: destination rows at every alignment */
+    for (int k = 0; k < (slice ? 0 : 2); k++)
+        case_transpose(&r, type, slice, (17u << 20) / ref_type_size(type), 1);
 }

@@ -5,6 +5,7 @@
 #define HWY_TARGET_INCLUDE "generic/hwy/copies.cc"
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <string.h>
@@ -137,8 +138,8 @@ void Expand2(void *dstv, const void *srcv, ptrdiff_t ss, size_t count)
 // One round of the block transpose over n 16-byte rows: rows k and k + n/2, interleaved element
 // by element (low halves, then high halves), become rows 2k and 2k + 1. Writing the row index as
 // bits r and the column as bits c, a round rotates the bit string (r, c) left by one, so log2(n)
-// rounds turn (r, c) into (c, r). (Highway's interleaves work within 16-byte blocks on every
-// target, and the tag here is one block wide.)
+// rounds turn (r, c) into (c, r). Highway's interleaves work within 16-byte blocks on every
+// target, so a vector of several blocks holds as many independent rows (TransposeBlock).
 template <class D, class V>
 HWY_INLINE void Zip(D d, V a, V b, V &lo, V &hi)
 {
@@ -180,76 +181,181 @@ HWY_INLINE void Round16(D d, V &v0, V &v1, V &v2, V &v3, V &v4, V &v5, V &v6, V 
     v8 = b8, v9 = b9, v10 = b10, v11 = b11, v12 = b12, v13 = b13, v14 = b14, v15 = b15;
 }
 
-// Transposes a B x B block, B = 16 / sizeof(T): d[r * ds + c] = s[c * ss + r] for r, c < B
-// (strides in elements), with log2(B) rounds of B / 2 pairs of interleaves.
+// The vectors of the tiles' block transposes: two 16-byte blocks where the target has 32-byte
+// vectors (AVX2, AVX3), one elsewhere.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+constexpr size_t kTileVecBytes = 32;
+#else
+constexpr size_t kTileVecBytes = 16;
+#endif
+template <typename T>
+using TileTag = hn::FixedTag<T, kTileVecBytes / sizeof(T)>;
+// A block's destination rows (the lanes of a vector) and source columns: as many, but for
+// 1-byte elements 16 (a square block of 32 would need 32 registers).
+template <typename T>
+constexpr size_t kBlockRows = kTileVecBytes / sizeof(T);
+template <typename T>
+constexpr size_t kBlockCols = sizeof(T) == 1 ? 16 : kBlockRows<T>;
+
+// Stores the two 16-byte blocks of v at p and p + step (elements).
+template <class D, class V, typename T>
+HWY_INLINE void StoreHalves(D d, V v, T *HWY_RESTRICT p, ptrdiff_t step)
+{
+    const hn::Half<D> dh;
+    hn::StoreU(hn::LowerHalf(dh, v), dh, p);
+    hn::StoreU(hn::UpperHalf(dh, v), dh, p + step);
+}
+
+// Two vectors of two 16-byte blocks each, a = [a0 a1] and b = [b0 b1], as [a0 b0] at lo and
+// [a1 b1] at hi.
+template <class D, class V, typename T>
+HWY_INLINE void StoreCrossed(D d, V a, V b, T *HWY_RESTRICT lo, T *HWY_RESTRICT hi)
+{
+    hn::StoreU(hn::ConcatLowerLower(d, b, a), d, lo);
+    hn::StoreU(hn::ConcatUpperUpper(d, b, a), d, hi);
+}
+
+// Transposes a kBlockRows x kBlockCols block: d[r * ds + c] = s[c * ss + r] for
+// r < kBlockRows<T>, c < kBlockCols<T> (strides in elements). With B = 16 / sizeof(T) elements
+// per 16-byte block, log2(B) rounds of B / 2 pairs of interleaves transpose the 16-byte block
+// columns of B vectors in place. With one block per vector that is the block. With two, block k
+// of vector i is then destination row k*B + i: 1-byte elements (B = 16 columns) store the
+// blocks apart; wider ones transpose the first B vectors (source columns 0..B) and the last B
+// (columns B..2B) apart, and vectors i and B + i crossed (their low blocks together, their high
+// blocks together) are destination rows i and B + i.
 template <typename T>
 HWY_INLINE void TransposeBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY_RESTRICT s,
                                ptrdiff_t ss)
 {
-    const hn::FixedTag<T, 16 / sizeof(T)> dt;
+    const TileTag<T> dt;
+    constexpr bool two = hn::MaxLanes(dt) * sizeof(T) == 32;
 #define LD(i) auto v##i = hn::LoadU(dt, s + (i) * ss)
 #define ST(i) hn::StoreU(v##i, dt, d + (i) * ds)
-    if constexpr (sizeof(T) == 8) {
+#define X(i, j) StoreCrossed(dt, v##i, v##j, d + (i) * ds, d + (j) * ds)
+#define R4(a, b, c, e) Round4(dt, v##a, v##b, v##c, v##e); Round4(dt, v##a, v##b, v##c, v##e)
+#define R8(a, b, c, e, f, g, h, i)                                                             \
+    Round8(dt, v##a, v##b, v##c, v##e, v##f, v##g, v##h, v##i);                                 \
+    Round8(dt, v##a, v##b, v##c, v##e, v##f, v##g, v##h, v##i);                                 \
+    Round8(dt, v##a, v##b, v##c, v##e, v##f, v##g, v##h, v##i)
+    if constexpr (sizeof(T) == 8 && !two) {
         LD(0); LD(1);
-        auto b0 = hn::InterleaveLower(dt, v0, v1), b1 = hn::InterleaveUpper(dt, v0, v1);
-        hn::StoreU(b0, dt, d), hn::StoreU(b1, dt, d + ds);
-    } else if constexpr (sizeof(T) == 4) {
+        Zip(dt, v0, v1, v0, v1);
+        ST(0); ST(1);
+    } else if constexpr (sizeof(T) == 8) {
         LD(0); LD(1); LD(2); LD(3);
-        Round4(dt, v0, v1, v2, v3);
-        Round4(dt, v0, v1, v2, v3);
+        Zip(dt, v0, v1, v0, v1);
+        Zip(dt, v2, v3, v2, v3);
+        X(0, 2); X(1, 3);
+    } else if constexpr (sizeof(T) == 4 && !two) {
+        LD(0); LD(1); LD(2); LD(3);
+        R4(0, 1, 2, 3);
         ST(0); ST(1); ST(2); ST(3);
+    } else if constexpr (sizeof(T) == 4) {
+        LD(0); LD(1); LD(2); LD(3); LD(4); LD(5); LD(6); LD(7);
+        R4(0, 1, 2, 3);
+        R4(4, 5, 6, 7);
+        X(0, 4); X(1, 5); X(2, 6); X(3, 7);
+    } else if constexpr (sizeof(T) == 2 && !two) {
+        LD(0); LD(1); LD(2); LD(3); LD(4); LD(5); LD(6); LD(7);
+        R8(0, 1, 2, 3, 4, 5, 6, 7);
+        ST(0); ST(1); ST(2); ST(3); ST(4); ST(5); ST(6); ST(7);
     } else if constexpr (sizeof(T) == 2) {
         LD(0); LD(1); LD(2); LD(3); LD(4); LD(5); LD(6); LD(7);
-#define R8 Round8(dt, v0, v1, v2, v3, v4, v5, v6, v7)
-        R8; R8; R8;
-        ST(0); ST(1); ST(2); ST(3); ST(4); ST(5); ST(6); ST(7);
+        LD(8); LD(9); LD(10); LD(11); LD(12); LD(13); LD(14); LD(15);
+        R8(0, 1, 2, 3, 4, 5, 6, 7);
+        R8(8, 9, 10, 11, 12, 13, 14, 15);
+        X(0, 8); X(1, 9); X(2, 10); X(3, 11); X(4, 12); X(5, 13); X(6, 14); X(7, 15);
     } else {
         LD(0); LD(1); LD(2); LD(3); LD(4); LD(5); LD(6); LD(7);
         LD(8); LD(9); LD(10); LD(11); LD(12); LD(13); LD(14); LD(15);
 #define R16 Round16(dt, v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15)
         R16; R16; R16; R16;
-        ST(0); ST(1); ST(2); ST(3); ST(4); ST(5); ST(6); ST(7);
-        ST(8); ST(9); ST(10); ST(11); ST(12); ST(13); ST(14); ST(15);
+        if constexpr (two) {
+#define SH(i) StoreHalves(dt, v##i, d + (i) * ds, 16 * ds)
+            SH(0); SH(1); SH(2); SH(3); SH(4); SH(5); SH(6); SH(7);
+            SH(8); SH(9); SH(10); SH(11); SH(12); SH(13); SH(14); SH(15);
+        } else {
+            ST(0); ST(1); ST(2); ST(3); ST(4); ST(5); ST(6); ST(7);
+            ST(8); ST(9); ST(10); ST(11); ST(12); ST(13); ST(14); ST(15);
+        }
     }
 #undef LD
 #undef ST
+#undef X
+#undef R4
 #undef R8
 #undef R16
+#undef SH
+}
+
+// Copies n elements from b to d, one vector per store. STREAM: with non-temporal stores, which
+// need vector-aligned addresses (the elements before the first such address, and a row shorter
+// than that, take ordinary stores). A tail shorter than a vector is one store that ends at the
+// row's end, overlapping what is already written (with the same bytes).
+template <bool STREAM, typename T>
+HWY_INLINE void StoreRow(T *HWY_RESTRICT d, const T *HWY_RESTRICT b, size_t n)
+{
+    const hn::ScalableTag<T> dt;
+    const size_t N = hn::Lanes(dt);
+    size_t i = 0;
+    if (n < N) {
+        for (; i < n; i++)
+            d[i] = b[i];
+        return;
+    }
+    if constexpr (STREAM) {
+        const size_t head = (size_t)(-(uintptr_t)d & (N * sizeof(T) - 1)) / sizeof(T);
+        if (head + N <= n) {
+            for (; i < head; i++)
+                d[i] = b[i];
+            for (; i + N <= n; i += N)
+                hn::Stream(hn::LoadU(dt, b + i), dt, d + i);
+        }
+    }
+    for (; i + N <= n; i += N)
+        hn::StoreU(hn::LoadU(dt, b + i), dt, d + i);
+    if (i < n)
+        hn::StoreU(hn::LoadU(dt, b + n - N), dt, d + n - N);
 }
 
 // Copies an nr x nc tile (at most EDGE on each side) whose source columns and destination rows
-// are contiguous (transpose_fn): dst[r * dr + c] = src[c * sc + r] (strides in elements). The
-// tile goes through two buffers, in the memory order of copy.c's tile copy: each source column
-// (a contiguous run) is copied into a row of the first buffer in one go, B x B blocks are
-// transposed in registers into the second, and each of its rows is written to a destination row
-// in one go; edges that do not fill a block are copied element by element. Blocks transposed
-// straight from the source to the destination are slow when the rows are a multiple of 4 KiB
-// apart (many lines of one cache set written at a time); the two extra passes stay in L1. The
-// buffers' pitches (a tile side and 32 bytes) keep a block's rows off one cache set. For 4- and
-// 8-byte elements, which no hand-written x86 tier transposes, this replaces copy.c's tile copy
-// at every level: on the bench's transposes (1 thread) FLOAT32 took a quarter of its time at
-// 512 KiB and a third at 64 MiB, FLOAT64 about the same at 512 KiB and half at 64 MiB. One
-// buffer (blocks transposed from it straight into B destination rows) was no faster at 512 KiB
-// and 10-30% slower at 64 MiB.
-template <typename T, size_t EDGE>
+// are contiguous (transpose_fn): dst[r * dr + c] = src[c * sc + r] (strides in elements). Blocks
+// are transposed in registers from the source into a buffer, a block's source columns at a time
+// down the tile (so each source line is read in one go), and the buffer's rows are then written
+// to the destination rows in one go each; edges that do not fill a block are copied element by
+// element. Blocks written straight to the destination are slow when its rows are a multiple of
+// 4 KiB apart (many lines of one cache set written at a time, and a TLB entry per row); the
+// buffer (pitch: a tile side and 32 bytes, so a block's rows are not on one cache set) stays in
+// L1. STREAM: the destination rows are written with non-temporal stores (then fenced), for
+// copies larger than the caches: no destination line is read before it is written, and the
+// source is not evicted by the destination.
+// Against the former scheme (the source also staged, through a second buffer, with a memcpy
+// call per 256-byte row and 16-byte blocks), on the bench's transposes at 1 thread on AVX2, both
+// alternated three times (the smallest of the bench's min column, in us): FLOAT32 512 KiB
+// 35.6 -> 26.3, 64 MiB 13860 -> 11540; FLOAT64 512 KiB 33.3 -> 24.2, 64 MiB 13900 -> 9920;
+// UINT8 512 KiB 57.8 -> 43.7, 16 MiB 5410 -> 4560; FLOAT16 512 KiB 48.0 -> 41.5, 64 MiB
+// unchanged (19630 -> 21380, within the noise). Staging the source instead of the destination,
+// or both, was slower; so were blocks written straight to the destination at 64 MiB (half the
+// speed), though 16 x 16 FLOAT32 tiles written straight were 10% faster at 512 KiB.
+template <typename T, size_t EDGE, bool STREAM>
 void TransposeTile(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr, size_t nc)
 {
-    constexpr size_t B = 16 / sizeof(T), PAD = 32 / sizeof(T);
-    alignas(64) T in[EDGE * (EDGE + PAD)], out[EDGE * (EDGE + PAD)];
+    constexpr size_t BR = kBlockRows<T>, BC = kBlockCols<T>, PAD = 32 / sizeof(T);
+    alignas(64) T out[EDGE * (EDGE + PAD)];
     T *d = reinterpret_cast<T *>(dst);
     const T *s = reinterpret_cast<const T *>(src);
-    const size_t ip = nr + PAD, op = nc + PAD; // pitches
-    for (size_t c = 0; c < nc; c++)
-        memcpy(in + c * ip, s + (ptrdiff_t)c * sc, nr * sizeof(T));
-    const size_t rfull = nr / B * B, cfull = nc / B * B;
-    for (size_t c0 = 0; c0 < cfull; c0 += B)
-        for (size_t r0 = 0; r0 < rfull; r0 += B)
-            TransposeBlock<T>(out + r0 * op + c0, (ptrdiff_t)op, in + c0 * ip + r0, (ptrdiff_t)ip);
+    const size_t op = nc + PAD; // pitch
+    const size_t rfull = nr / BR * BR, cfull = nc / BC * BC;
+    for (size_t c0 = 0; c0 < cfull; c0 += BC)
+        for (size_t r0 = 0; r0 < rfull; r0 += BR)
+            TransposeBlock<T>(out + r0 * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + r0, sc);
     for (size_t c = 0; c < nc; c++) // the edges that do not fill a block
         for (size_t r = c < cfull ? rfull : 0; r < nr; r++)
-            out[r * op + c] = in[c * ip + r];
+            out[r * op + c] = s[(ptrdiff_t)c * sc + r];
     for (size_t r = 0; r < nr; r++)
-        memcpy(d + (ptrdiff_t)r * dr, out + r * op, nc * sizeof(T));
+        StoreRow<STREAM>(d + (ptrdiff_t)r * dr, out + r * op, nc);
+    if constexpr (STREAM)
+        hwy::FlushStream();
 }
 #endif
 
@@ -268,10 +374,14 @@ void FillCopies(kernel_table *t)
     t->expand2[2] = Expand2<uint32_t>;
     t->expand2[3] = Expand2<uint64_t>;
 #if HWY_TARGET != HWY_SCALAR
-    t->transpose[0] = TransposeTile<uint8_t, DMLCPU_TILE_EDGE_X8>;
-    t->transpose[1] = TransposeTile<uint16_t, DMLCPU_TILE_EDGE_X16>;
-    t->transpose[2] = TransposeTile<uint32_t, DMLCPU_TILE_EDGE_X32>;
-    t->transpose[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64>;
+    t->transpose[0] = TransposeTile<uint8_t, DMLCPU_TILE_EDGE_X8, false>;
+    t->transpose[1] = TransposeTile<uint16_t, DMLCPU_TILE_EDGE_X16, false>;
+    t->transpose[2] = TransposeTile<uint32_t, DMLCPU_TILE_EDGE_X32, false>;
+    t->transpose[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64, false>;
+    t->transpose_stream[0] = TransposeTile<uint8_t, DMLCPU_TILE_EDGE_X8, true>;
+    t->transpose_stream[1] = TransposeTile<uint16_t, DMLCPU_TILE_EDGE_X16, true>;
+    t->transpose_stream[2] = TransposeTile<uint32_t, DMLCPU_TILE_EDGE_X32, true>;
+    t->transpose_stream[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64, true>;
 #endif
 }
 
