@@ -210,7 +210,9 @@ typedef struct {
 } dmlcpu_operator_desc;
 
 /* A host thread pool. parallel_for must call task(task_context, i) once for every i in
- * [0, task_count), on any threads, in any order, and return when all calls have returned. */
+ * [0, task_count), on any threads, in any order, and return when all calls have returned.
+ * A task (and an execute on the caller's thread) uses up to about 96 KiB of its thread's stack:
+ * a transpose stages its tiles there (72 KiB for a 256 x 256 UINT8 tile). */
 typedef void (*dmlcpu_task_fn)(void *task_context, size_t task_index);
 typedef void (*dmlcpu_parallel_for_fn)(void *pool_context, dmlcpu_task_fn task,
                                        void *task_context, size_t task_count);
