@@ -394,9 +394,6 @@ typedef __m128d half_pd;
             ln[v] = _mm256_##OPN##_##SFX(first ? id : ln[v], COL_QUAD(OPN, SFX, e[0], e[1], e[2], e[3])); \
         }                                                                                          \
     }                                                                                              \
-    COL_TREE(V, L, OPN, SFX)
-/* The halving tree over the lanes that took a quad, for every vector of columns: lane[0]. */
-#define COL_TREE(V, L, OPN, SFX)                                                                   \
     for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \
         for (size_t i = 0; i < h && i + h < used; i++)                                             \
             for (size_t v = 0; v < nv; v++)                                                        \
@@ -567,45 +564,6 @@ DEF_ROW_LSE(reduce_row_lse_f32_avx2, block_sum_f32, float, __m256, float, 8, 64,
 DEF_ROW_LSE(reduce_row_lse_f16_avx2, block_sum_f32, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, lse_expf_avx2, f32)
 DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, DMLCPU_EXP_F64_AVX2, f64)
 
-/* LOG_SUM_EXP's lane loop (all but the narrow contiguous columns): per quad of rows and per
- * chunk of columns, the terms exp(x - m) of each row go to a buffer of four rows first, then the
- * quad of the buffer's rows goes into its lane as in COL_LANES. One exp in flight per loop leaves its constants in
- * registers; with four in one expression (the quad) they spilled, and a 4096 x 4096 FLOAT32
- * column reduction took 23.4 ms where this takes 18.1 ms (the same data over rows: about 12). The
- * terms are the same, so are the bits. */
-#define COL_LSE_CHUNK 256 /* columns per pass through the buffer: 4 KiB of FLOAT32 terms */
-#define COL_LSE_LANES(T, V, S, EPV, L, LD, LDM, SFX)                                               \
-    const size_t used = (nrows + 3) / 4 < (L) ? (nrows + 3) / 4 : (L);                             \
-    S eb[4][COL_LSE_CHUNK];                                                                        \
-    for (size_t r0 = 0; r0 < nrows; r0 += 4) {                                                     \
-        const size_t have = nrows - r0 < 4 ? nrows - r0 : 4;                                       \
-        const int first = r0 < 4 * (size_t)(L);                                                    \
-        V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
-        for (size_t v0 = 0; v0 < nv; v0 += COL_LSE_CHUNK / (EPV)) {                                \
-            const size_t v1 = nv - v0 < COL_LSE_CHUNK / (EPV) ? nv : v0 + COL_LSE_CHUNK / (EPV);   \
-            for (size_t i = 0; i < have; i++) {                                                    \
-                const T *r = (const T *)(x + (ptrdiff_t)(r0 + i) * rs);                            \
-                for (size_t v = v0; v < v1; v++) {                                                 \
-                    const size_t o = v * (EPV);                                                    \
-                    const V aux = _mm256_load_##SFX(&mcol[o]);                                     \
-                    if (((o * sizeof(T)) & 63) == 0)                                               \
-                        _mm_prefetch((const char *)(r + o) + pf, _MM_HINT_T0);                     \
-                    _mm256_storeu_##SFX(&eb[i][o - v0 * (EPV)],                                    \
-                                        MAP_EXPSUB_##SFX(v < nfull ? LD(r + o) : LDM(r + o, tl, fill))); \
-                }                                                                                  \
-            }                                                                                      \
-            for (size_t v = v0; v < v1; v++) {                                                     \
-                const size_t e = (v - v0) * (EPV);                                                 \
-                V e0 = _mm256_loadu_##SFX(&eb[0][e]);                                              \
-                V e1 = have > 1 ? _mm256_loadu_##SFX(&eb[1][e]) : id;                              \
-                V e2 = have > 2 ? _mm256_loadu_##SFX(&eb[2][e]) : id;                              \
-                V e3 = have > 3 ? _mm256_loadu_##SFX(&eb[3][e]) : id;                              \
-                ln[v] = _mm256_add_##SFX(first ? id : ln[v], COL_QUAD(add, SFX, e0, e1, e2, e3));   \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    COL_TREE(V, L, add, SFX)
-
 /* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K) accumulators
  * of the scratch, the lanes follow), four rows at a time: mcol = max(max of the four rows, mcol)
  * returns mcol when it is NaN, so a NaN stays; a NaN among the four rows (which the max may drop)
@@ -643,11 +601,7 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 
                 _mm256_store_##SFX(&mcol[o], _mm256_or_##SFX(mv, nanm));                            \
             }                                                                                      \
         }                                                                                          \
-        if (K == (EPV) / 2 && rs == (ptrdiff_t)(K * sizeof(T))) {                                  \
-            COL_LANES(T, V, EPV, L, LD, LDM, MAP_EXPSUB_##SFX, add, SFX, LSE_AUX_##SFX)           \
-        } else {                                                                                   \
-            COL_LSE_LANES(T, V, S, EPV, L, LD, LDM, SFX)                                           \
-        }                                                                                          \
+        COL_LANES(T, V, EPV, L, LD, LDM, MAP_EXPSUB_##SFX, add, SFX, LSE_AUX_##SFX)               \
         for (size_t k = 0; k < K; k++) {                                                           \
             S mx = isnan(mcol[k]) ? (S)NAN : mcol[k];                                              \
             out[k].v.FIELD = mx;                                                                   \

@@ -622,34 +622,26 @@ void ColLse(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
             const auto big = hn::BitCast(d, key(hn::BitCast(d, hn::Max(key(m), key(v)))));
             hn::Store(hn::IfThenElse(hn::Or(hn::IsNaN(m), hn::IsNaN(v)), nan, big), d, mx + k0);
         }
-    // Per quad of rows and chunk of columns, the terms exp(x - m) of each row go to a buffer of
-    // four rows, then the buffer's quad goes into its lane (id + quad on the lane's first quad).
-    // One exp in flight per loop keeps its constants in registers (the AVX2 tier measured 10-15%).
     const size_t used = (nrows + 3) / 4 < L ? (nrows + 3) / 4 : L;
-    constexpr size_t kChunk = 256; // columns per pass through the buffer
-    HWY_ALIGN A eb[4][kChunk];
+    for (size_t j = 0; j < used; j++)
+        for (size_t k0 = 0; k0 < K; k0 += N)
+            hn::Store(zero, d, lane + j * P + k0);
+    const auto ex = [&](size_t i, size_t k0, hn::Vec<decltype(d)> m) {
+        return LseExp(d, hn::Sub(row(i, k0), m), hwy::SizeTag<sizeof(A)>());
+    };
     for (size_t r0 = 0; r0 < nrows; r0 += 4) {
         const size_t have = nrows - r0 < 4 ? nrows - r0 : 4;
         A *ln = lane + ((r0 / 4) % L) * P;
-        for (size_t c0 = 0; c0 < K; c0 += kChunk) {
-            const size_t c1 = K - c0 < kChunk ? K : c0 + kChunk;
-            for (size_t i = 0; i < have; i++)
-                for (size_t k0 = c0; k0 < c1; k0 += N)
-                    hn::Store(LseExp(d, hn::Sub(row(r0 + i, k0), hn::Load(d, mx + k0)), hwy::SizeTag<sizeof(A)>()),
-                              d, &eb[i][k0 - c0]);
-            for (size_t k0 = c0; k0 < c1; k0 += N) {
-                const A *e = &eb[0][k0 - c0];
-                const auto e0 = hn::Load(d, e);
-                const auto e1 = have > 1 ? hn::Load(d, e + kChunk) : zero;
-                const auto e2 = have > 2 ? hn::Load(d, e + 2 * kChunk) : zero;
-                const auto e3 = have > 3 ? hn::Load(d, e + 3 * kChunk) : zero;
-                const auto base = r0 < 4 * L ? zero : hn::Load(d, ln + k0);
-                hn::Store(hn::Add(base, hn::Add(hn::Add(e0, e1), hn::Add(e2, e3))), d, ln + k0);
-            }
+        for (size_t k0 = 0; k0 < K; k0 += N) {
+            const auto m = hn::Load(d, mx + k0);
+            const auto e0 = ex(r0, k0, m);
+            const auto e1 = have > 1 ? ex(r0 + 1, k0, m) : zero;
+            const auto e2 = have > 2 ? ex(r0 + 2, k0, m) : zero;
+            const auto e3 = have > 3 ? ex(r0 + 3, k0, m) : zero;
+            hn::Store(hn::Add(hn::Load(d, ln + k0), hn::Add(hn::Add(e0, e1), hn::Add(e2, e3))), d, ln + k0);
         }
     }
-    // lanes past the last quad never took one and the tree skips them (x + 0 = x: a lane is
-    // never -0)
+    // lanes past the last quad hold 0 and the tree skips them (x + 0 = x: a lane is never -0)
     for (size_t h = L / 2; h >= 1; h /= 2)
         for (size_t i = 0; i < h && i + h < used; i++)
             for (size_t k0 = 0; k0 < K; k0 += N)
