@@ -145,15 +145,14 @@
 #define COL_QUAD(OPN, A, e0, e1, e2, e3) OPN##_##A(OPN##_##A(e0, e1), OPN##_##A(e2, e3))
 #define SUM_COL_LANES(T, I, A, MAP, OPN, AUX)                                                      \
     const size_t nfull = K / EPV_##A, rem = K % EPV_##A, nv = nfull + (rem != 0);                  \
-    /* Each lane starts at its first quad (id op quad), the narrow path's at the identity; lanes \
-     * past the last quad never take one and the tree skips them. */                              \
+    /* lanes past the last quad stay the identity and the tree skips them */                     \
     const size_t used = (nrows + 3) / 4 < SUM_LANES_##A ? (nrows + 3) / 4 : SUM_LANES_##A;         \
+    for (size_t j = 0; j < used; j++)                                                              \
+        for (size_t v = 0; v < nv; v++)                                                            \
+            sta_##A(&lane[j][v * EPV_##A], id);                                                    \
     size_t r0 = 0;                                                                                 \
     if (2 * K == EPV_##A && rs == (ptrdiff_t)(K * sizeof(T))) {                                    \
         /* narrow contiguous rows (EPV/2 columns): one vector holds two rows */                   \
-        for (size_t j = 0; j < used; j++)                                                          \
-            for (size_t v = 0; v < nv; v++)                                                        \
-                sta_##A(&lane[j][v * EPV_##A], id);                                                \
         const vacc_##A aux = duplo_##A(AUX(0));                                                    \
         (void)aux;                                                                                 \
         for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
@@ -161,27 +160,24 @@
             narrow_##OPN##_##A(lane[(r0 / 4) % SUM_LANES_##A], MAP(ld_##I(r_0)), MAP(ld_##I(r_0 + 2 * K))); \
         }                                                                                          \
     }                                                                                              \
-    /* rows from `set` on whose lane takes its first quad add it to the identity */              \
-    const size_t set = r0;                                                                         \
     for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
         const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
         const T *r_2 = (const T *)((const char *)r_1 + rs);                                        \
         const T *r_3 = (const T *)((const char *)r_2 + rs);                                        \
         sacc_##A *ln = lane[(r0 / 4) % SUM_LANES_##A];                                                     \
-        const int first = r0 >= set && r0 < 4 * (size_t)SUM_LANES_##A;                            \
         size_t o = 0;                                                                              \
         for (; o < nfull * EPV_##A; o += EPV_##A) {                                                \
             const vacc_##A aux = AUX(o);                                                           \
             (void)aux;                                                                             \
-            sta_##A(ln + o, OPN##_##A(first ? id : lda_##A(ln + o),                                \
+            sta_##A(ln + o, OPN##_##A(lda_##A(ln + o),                                             \
                                       COL_QUAD(OPN, A, MAP(ld_##I(r_0 + o)), MAP(ld_##I(r_1 + o)), \
                                                MAP(ld_##I(r_2 + o)), MAP(ld_##I(r_3 + o)))));      \
         }                                                                                          \
         if (rem) {                                                                                 \
             const vacc_##A aux = AUX(o);                                                           \
             (void)aux;                                                                             \
-            sta_##A(ln + o, OPN##_##A(first ? id : lda_##A(ln + o),                                \
+            sta_##A(ln + o, OPN##_##A(lda_##A(ln + o),                                             \
                                       COL_QUAD(OPN, A, MAP(ldn_##I(r_0 + o, rem, fill)),           \
                                                MAP(ldn_##I(r_1 + o, rem, fill)),                   \
                                                MAP(ldn_##I(r_2 + o, rem, fill)),                   \
@@ -191,7 +187,6 @@
     if (r0 < nrows) {                                                                              \
         const size_t have = nrows - r0;                                                            \
         sacc_##A *ln = lane[(r0 / 4) % SUM_LANES_##A];                                                     \
-        const int first = r0 >= set && r0 < 4 * (size_t)SUM_LANES_##A;                            \
         for (size_t v = 0; v < nv; v++) {                                                          \
             const size_t o = v * EPV_##A;                                                          \
             const vacc_##A aux = AUX(o);                                                           \
@@ -201,7 +196,7 @@
                 const T *r = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);           \
                 e[i] = i >= have ? id : v < nfull ? MAP(ld_##I(r + o)) : MAP(ldn_##I(r + o, rem, fill)); \
             }                                                                                      \
-            sta_##A(ln + o, OPN##_##A(first ? id : lda_##A(ln + o), COL_QUAD(OPN, A, e[0], e[1], e[2], e[3]))); \
+            sta_##A(ln + o, OPN##_##A(lda_##A(ln + o), COL_QUAD(OPN, A, e[0], e[1], e[2], e[3])));  \
         }                                                                                          \
     }                                                                                              \
     for (size_t h = SUM_LANES_##A / 2; h >= 1; h /= 2)                                                     \

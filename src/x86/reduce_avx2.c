@@ -308,11 +308,32 @@ typedef __m128 half_ps;
 typedef __m128d half_pd;
 #define COL_QUAD(OPN, SFX, e0, e1, e2, e3)                                                         \
     _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e0, e1), _mm256_##OPN##_##SFX(e2, e3))
-/* One quad of rows r0..r0+3 per vector of columns into lane (r0 / 4) mod L: ACC(v) is what the
- * quad adds to, the lane itself or, on the lane's first quad, the identity (no separate pass
- * that sets the lanes to it). */
-#define COL_QUAD_ROW(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX, ACC)                               \
-    {                                                                                              \
+#define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
+    /* lanes past the last quad stay the identity, and the tree skips them: x op id = x (a lane  \
+     * is never -0), so short blocks do not pay for all L lanes */                               \
+    const size_t used = (nrows + 3) / 4 < (L) ? (nrows + 3) / 4 : (L);                             \
+    for (size_t j = 0; j < used; j++)                                                              \
+        for (size_t v = 0; v < nv; v++)                                                            \
+            _mm256_store_##SFX(&lane[j][v * (EPV)], id);                                           \
+    size_t r0 = 0;                                                                                 \
+    if (K == (EPV) / 2 && rs == (ptrdiff_t)(K * sizeof(T))) {                                      \
+        /* narrow contiguous rows of 16 accumulator bytes (N x 4 f32 or f16, N x 2 f64): one      \
+         * vector holds two rows, so a quad of rows is two vectors and its sum is taken on their  \
+         * 128-bit halves: (r0 op r1) op (r2 op r3) */                                             \
+        const V aux0 = AUX(0), aux = _mm256_permute2f128_##SFX(aux0, aux0, 0x00);                   \
+        (void)aux;                                                                                 \
+        for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
+            const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                    \
+            /* 8 KiB ahead: 45 GB/s at 1 KiB, 63 at 8 KiB over 64 MiB of 4 f32 columns */       \
+            _mm_prefetch((const char *)r_0 + 8192, _MM_HINT_T0);                                   \
+            V a = MAP(LD(r_0)), b = MAP(LD(r_0 + 2 * K));                                          \
+            half_##SFX *ln = (half_##SFX *)lane[(r0 / 4) % (L)];                                   \
+            *ln = _mm_##OPN##_##SFX(*ln, _mm_##OPN##_##SFX(                                        \
+                _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(a), _mm256_extractf128_##SFX(a, 1)), \
+                _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(b), _mm256_extractf128_##SFX(b, 1)))); \
+        }                                                                                          \
+    }                                                                                              \
+    for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
         const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
         const T *r_2 = (const T *)((const char *)r_1 + rs);                                        \
@@ -329,8 +350,8 @@ typedef __m128d half_pd;
                 _mm_prefetch((const char *)(r_2 + o) + pf, _MM_HINT_T0);                           \
                 _mm_prefetch((const char *)(r_3 + o) + pf, _MM_HINT_T0);                           \
             }                                                                                      \
-            ln[v] = _mm256_##OPN##_##SFX(ACC(v), COL_QUAD(OPN, SFX, MAP(LD(r_0 + o)), MAP(LD(r_1 + o)), \
-                                                          MAP(LD(r_2 + o)), MAP(LD(r_3 + o))));    \
+            ln[v] = _mm256_##OPN##_##SFX(ln[v], COL_QUAD(OPN, SFX, MAP(LD(r_0 + o)), MAP(LD(r_1 + o)), \
+                                                         MAP(LD(r_2 + o)), MAP(LD(r_3 + o))));     \
         }                                                                                          \
         if (rem) {                                                                                 \
             size_t o = v * (EPV);                                                                  \
@@ -339,48 +360,12 @@ typedef __m128d half_pd;
             if (!nfull) /* narrow columns: one line per quad of rows */                            \
                 _mm_prefetch((const char *)r_0 + pf, _MM_HINT_T0);                                 \
             ln[v] = _mm256_##OPN##_##SFX(                                                          \
-                ACC(v), COL_QUAD(OPN, SFX, MAP(LDM(r_0 + o, tl, fill)), MAP(LDM(r_1 + o, tl, fill)), \
-                                 MAP(LDM(r_2 + o, tl, fill)), MAP(LDM(r_3 + o, tl, fill))));     \
+                ln[v], COL_QUAD(OPN, SFX, MAP(LDM(r_0 + o, tl, fill)), MAP(LDM(r_1 + o, tl, fill)), \
+                                MAP(LDM(r_2 + o, tl, fill)), MAP(LDM(r_3 + o, tl, fill))));      \
         }                                                                                          \
-    }
-#define COL_ACC_ID(v) id
-#define COL_ACC_LANE(v) ln[v]
-/* The lane loop. Each lane starts at its first quad (id op quad), so a block of at most 4 L rows
- * stores each lane once instead of setting it to the identity and adding to it (10-14% of the
- * time of a 256-row block); lanes past the last quad never take one and the tree skips them:
- * x op id = x (a lane is never -0), so short blocks do not pay for all L lanes. (The tree run
- * per vector of columns in registers, loading the lanes in bit-reversed order, was slower than
- * these passes, which read two lane rows in order.) */
-#define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX)                                       \
-    const size_t used = (nrows + 3) / 4 < (L) ? (nrows + 3) / 4 : (L);                             \
-    size_t r0 = 0;                                                                                 \
-    if (K == (EPV) / 2 && rs == (ptrdiff_t)(K * sizeof(T))) {                                      \
-        /* narrow contiguous rows of 16 accumulator bytes (N x 4 f32 or f16, N x 2 f64): one      \
-         * vector holds two rows, so a quad of rows is two vectors and its sum is taken on their  \
-         * 128-bit halves: (r0 op r1) op (r2 op r3). Its lanes start at the identity. */           \
-        for (size_t j = 0; j < used; j++)                                                          \
-            _mm256_store_##SFX(&lane[j][0], id);                                                   \
-        const V aux0 = AUX(0), aux = _mm256_permute2f128_##SFX(aux0, aux0, 0x00);                   \
-        (void)aux;                                                                                 \
-        for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
-            const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                    \
-            /* 8 KiB ahead: 45 GB/s at 1 KiB, 63 at 8 KiB over 64 MiB of 4 f32 columns */       \
-            _mm_prefetch((const char *)r_0 + 8192, _MM_HINT_T0);                                   \
-            V a = MAP(LD(r_0)), b = MAP(LD(r_0 + 2 * K));                                          \
-            half_##SFX *ln = (half_##SFX *)lane[(r0 / 4) % (L)];                                   \
-            *ln = _mm_##OPN##_##SFX(*ln, _mm_##OPN##_##SFX(                                        \
-                _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(a), _mm256_extractf128_##SFX(a, 1)), \
-                _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(b), _mm256_extractf128_##SFX(b, 1)))); \
-        }                                                                                          \
-    } else {                                                                                       \
-        for (; r0 + 4 <= nrows && r0 < 4 * (size_t)(L); r0 += 4)                                  \
-            COL_QUAD_ROW(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX, COL_ACC_ID)                    \
     }                                                                                              \
-    for (; r0 + 4 <= nrows; r0 += 4)                                                               \
-        COL_QUAD_ROW(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX, COL_ACC_LANE)                      \
     if (r0 < nrows) {                                                                              \
         size_t have = nrows - r0;                                                                  \
-        const int first = r0 < 4 * (size_t)(L) && !(K == (EPV) / 2 && rs == (ptrdiff_t)(K * sizeof(T))); \
         V *ln = (V *)lane[(r0 / 4) % (L)];                                                         \
         for (size_t v = 0; v < nv; v++) {                                                          \
             size_t o = v * (EPV);                                                                  \
@@ -391,7 +376,7 @@ typedef __m128d half_pd;
                 const T *r = (const T *)(x + (ptrdiff_t)(r0 + (i < have ? i : 0)) * rs);           \
                 e[i] = i >= have ? id : v < nfull ? MAP(LD(r + o)) : MAP(LDM(r + o, tl, fill));   \
             }                                                                                      \
-            ln[v] = _mm256_##OPN##_##SFX(first ? id : ln[v], COL_QUAD(OPN, SFX, e[0], e[1], e[2], e[3])); \
+            ln[v] = _mm256_##OPN##_##SFX(ln[v], COL_QUAD(OPN, SFX, e[0], e[1], e[2], e[3]));       \
         }                                                                                          \
     }                                                                                              \
     for (size_t h = (L) / 2; h >= 1; h /= 2)                                                       \

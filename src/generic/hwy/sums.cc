@@ -386,19 +386,14 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
     A *lane = static_cast<A *>(scratch); // lane j at lane + j * P
     const auto id = hn::Set(d, A(Op::kId)), fill = id;
     const size_t nfull = K / N, rem = K % N, nv = nfull + (rem != 0);
-    // Each lane starts at its first quad (id op quad); lanes past the last quad never take one
-    // and the tree skips them. The narrow paths add to lanes set to the identity first.
+    // lanes past the last quad stay the identity and the tree skips them
     const size_t used = (nrows + 3) / 4 < L ? (nrows + 3) / 4 : L;
+    for (size_t j = 0; j < used; j++)
+        for (size_t v = 0; v < nv; v++)
+            hn::Store(id, d, lane + j * P + v * N);
     size_t r0 = 0;
-    if (K < N && rs == (ptrdiff_t)(K * sizeof(T))) {
-        for (size_t j = 0; j < used; j++)
-            for (size_t v = 0; v < nv; v++)
-                hn::Store(id, d, lane + j * P + v * N);
+    if (K < N && rs == (ptrdiff_t)(K * sizeof(T)))
         r0 = NarrowLanes<T, Map, Op>(d, (const T *)x, nrows, K, lane, P);
-    }
-    const size_t set = r0; // rows whose quads went to lanes set to the identity
-    // what a quad of rows r.. adds to: its lane, or the identity on the lane's first quad
-    const auto acc = [&](size_t r, const A *ln) { return r >= set && r < 4 * L ? id : hn::Load(d, ln); };
     // prefetch 16 rows ahead, at least 1 KiB: the hardware prefetchers alone fall behind on
     // four interleaved row streams
     const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;
@@ -418,7 +413,7 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
             }
             const auto q = Quad4<Op>(Map::Do(In<T>::Full(d, r_0 + o)), Map::Do(In<T>::Full(d, r_1 + o)),
                                      Map::Do(In<T>::Full(d, r_2 + o)), Map::Do(In<T>::Full(d, r_3 + o)));
-            hn::Store(Op::Do(acc(r0, ln + o), q), d, ln + o);
+            hn::Store(Op::Do(hn::Load(d, ln + o), q), d, ln + o);
         }
         if (rem) {
             if (!nfull)
@@ -427,7 +422,7 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
                                      Map::Do(In<T>::Part(d, r_1 + o, rem, fill)),
                                      Map::Do(In<T>::Part(d, r_2 + o, rem, fill)),
                                      Map::Do(In<T>::Part(d, r_3 + o, rem, fill)));
-            hn::Store(Op::Do(acc(r0, ln + o), q), d, ln + o);
+            hn::Store(Op::Do(hn::Load(d, ln + o), q), d, ln + o);
         }
     }
     if (r0 < nrows) { // a last quad of 1..3 rows: the identity for the missing ones
@@ -441,7 +436,7 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
                 const T *r = (const T *)(x + (ptrdiff_t)(r0 + i) * rs) + o;
                 return v < nfull ? Map::Do(In<T>::Full(d, r)) : Map::Do(In<T>::Part(d, r, rem, fill));
             };
-            hn::Store(Op::Do(acc(r0, ln + o), Quad4<Op>(e(0), e(1), e(2), e(3))), d, ln + o);
+            hn::Store(Op::Do(hn::Load(d, ln + o), Quad4<Op>(e(0), e(1), e(2), e(3))), d, ln + o);
         }
     }
     for (size_t h = L / 2; h >= 1; h /= 2)
