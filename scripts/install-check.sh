@@ -3,7 +3,11 @@
 # install four ways: CMake's find_package with dmlcpu::dmlcpu and dmlcpu::dmlcpu_static, and
 # pkg-config, shared and --static. Checks the SONAME, that the shared example really loads the
 # installed libdmlcpu.so.0 and that the static one does not need it. BUILD_DIR: the library's
-# build folder (default build-install). Installs what is missing first (Debian 12, as root).
+# build folder (default build-install); a folder that is already configured (CI passes the
+# release build of scripts/test.sh) is brought up to date and installed as it is, any other is
+# configured first. The install goes to a prefix given only at install time
+# (cmake --install --prefix), which the package files must follow. Installs what is missing
+# first (Debian 12, as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
@@ -13,11 +17,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 
-echo "-- build and install into a temporary prefix"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLCPU_BUILD_TESTS=OFF \
-    -DDMLCPU_BUILD_BENCH=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
-cmake --build "$build" >/dev/null
-cmake --install "$build" | sed "s|$prefix|<prefix>|"
+echo "-- build $build and install it into a temporary prefix"
+if [ ! -e "$build/CMakeCache.txt" ]; then
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLCPU_BUILD_TESTS=OFF \
+        -DDMLCPU_BUILD_BENCH=OFF >/dev/null
+fi
+cmake --build "$build" --target dmlcpu dmlcpu_static >/dev/null
+cmake --install "$build" --prefix "$prefix" | sed "s|$prefix|<prefix>|"
 libdir=$prefix/lib
 soname=$(readelf -d "$libdir/libdmlcpu.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 echo "SONAME: $soname"
