@@ -44,6 +44,15 @@ extern "C" {
  * the cut). Each range costs one partial per column to store and combine, a few nanoseconds,
  * so a range holds at least 1 KiB of each column (256 FLOAT32 rows). */
 #define DMLCPU_COL_FREE_SPLIT_BYTES 1024
+/* Column ARG* kernels may search groups of DMLCPU_COL_ARG_GROUP rows: a pass over the rows finds
+ * each column's best value and the first row of the group where it was met, then a rescan of
+ * that group finds the element's row (8 loads a column, each in another row). An index_base
+ * with DMLCPU_ARG_DEFER set asks for the group's first row instead (with the bit set): the
+ * caller rescans once after combining the tiles of a column (reduce.c, split plans), rather
+ * than every tile of a split column rescanning all its columns. A kernel may still give the
+ * element's own row (the rescan from it finds the same row). */
+#define DMLCPU_COL_ARG_GROUP 8
+#define DMLCPU_ARG_DEFER ((uint64_t)1 << 63)
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
 typedef enum {

@@ -409,6 +409,52 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
 
 static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols);
 
+static bool is_arg(const reduce_plan *p) { return p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST; }
+
+/* Whether the element at x equals the partial's value v, compared as the ARG* kernels compare
+ * (FLOAT16 widened to f32, integers widened to 64 bits). */
+static bool arg_equals(dmlcpu_data_type t, const char *x, const partial *v)
+{
+    switch (t) {
+    case DMLCPU_DATA_TYPE_FLOAT16: { uint16_t h; memcpy(&h, x, 2); return dmlcpu_f16_to_f32(h) == v->v.f32; }
+    case DMLCPU_DATA_TYPE_FLOAT32: { float f; memcpy(&f, x, 4); return f == v->v.f32; }
+    case DMLCPU_DATA_TYPE_FLOAT64: { double d; memcpy(&d, x, 8); return d == v->v.f64; }
+    case DMLCPU_DATA_TYPE_INT8: { int8_t i; memcpy(&i, x, 1); return i == v->v.i64; }
+    case DMLCPU_DATA_TYPE_INT16: { int16_t i; memcpy(&i, x, 2); return i == v->v.i64; }
+    case DMLCPU_DATA_TYPE_INT32: { int32_t i; memcpy(&i, x, 4); return i == v->v.i64; }
+    case DMLCPU_DATA_TYPE_INT64: { int64_t i; memcpy(&i, x, 8); return i == v->v.i64; }
+    case DMLCPU_DATA_TYPE_UINT8: { uint8_t u; memcpy(&u, x, 1); return u == v->v.u64; }
+    case DMLCPU_DATA_TYPE_UINT16: { uint16_t u; memcpy(&u, x, 2); return u == v->v.u64; }
+    case DMLCPU_DATA_TYPE_UINT32: { uint32_t u; memcpy(&u, x, 4); return u == v->v.u64; }
+    default: { uint64_t u; memcpy(&u, x, 8); return u == v->v.u64; }
+    }
+}
+
+/* The rescan a split column ARG* plan deferred (DMLCPU_ARG_DEFER): each column's index is the
+ * first row of the group where its best value was met (or that value's own row); the first
+ * (LAST kinds: last) row of the group holding the value becomes the index, as the kernel's own
+ * rescan would have chosen. A row past the group's tile cannot hold the value: the combine
+ * would have taken that tile's index instead. in: the unit's first element. */
+static void arg_rescan(const reduce_plan *p, const char *in, partial *res, size_t cols)
+{
+    const size_t es = dtype_size(p->in_type);
+    const ptrdiff_t rs = p->red.in[p->red.count - 1] * (ptrdiff_t)es;
+    const bool last = p->kind == RK_ARGMIN_LAST || p->kind == RK_ARGMAX_LAST;
+    for (size_t j = 0; j < cols; j++) {
+        const uint64_t g0 = res[j].aux.idx & ~DMLCPU_ARG_DEFER;
+        const uint64_t g1 = g0 + DMLCPU_COL_ARG_GROUP < p->n ? g0 + DMLCPU_COL_ARG_GROUP : p->n;
+        uint64_t at = g0;
+        for (uint64_t k = 0; k < g1 - g0; k++) {
+            const uint64_t r = last ? g1 - 1 - k : g0 + k;
+            if (arg_equals(p->in_type, in + (ptrdiff_t)r * rs + (ptrdiff_t)(j * es), &res[j])) {
+                at = r;
+                break;
+            }
+        }
+        res[j].aux.idx = at;
+    }
+}
+
 /* A tile of one unit's group (a single reduced dim): elements [e0, e1) of it, an aligned
  * power-of-two group of canonical blocks (order-free columns: of DMLCPU_COL_FREE_SPLIT_BYTES of
  * a column), whose partial goes into results, one per column; then its share of combining the
@@ -430,7 +476,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         col_unit(p, u, &in, &out, &st.cols);
         st.top = 0;
         st.count = 0;
-        col_rows(p, &st, in, e0, e1, 0);
+        col_rows(p, &st, in, e0, e1, is_arg(p) ? DMLCPU_ARG_DEFER : 0);
         memcpy(c->results + t * p->col_tile, col_result(p, &st), st.cols * sizeof(partial));
         slot_release(c, slot);
         cols = st.cols;
@@ -488,6 +534,8 @@ static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols)
         const char *in = c->in;
         col_unit(p, u, &in, &out, &cols);
         os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
+        if (is_arg(p))
+            arg_rescan(p, in, res, cols);
     } else {
         ptrdiff_t io, oo;
         kept_offsets(p, p->kept.count, u, &io, &oo);

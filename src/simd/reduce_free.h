@@ -620,7 +620,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * to its best. A NaN anywhere sends the tile to the exact row replay. Used where a tile spans
  * at least COL_ARG_BIG bytes of rows: f32 [8,8192,256] over axis 1 took 8.5M cycles instead of
  * 12M; in L2 ([256,512] over axis 0) the scattered loads of the search made it 1.2x slower. */
-#define COL_ARG_G 8
+#define COL_ARG_G DMLCPU_COL_ARG_GROUP
 #define COL_ARG_BIG (2u << 20)
 #define COL_ARG_GROUP(T, S, EXT, BEAT, LD)                                                         \
     {                                                                                              \
@@ -658,7 +658,9 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         ist_##S(ti, iv[v]);                                                                        \
         for (size_t k = v * E; k < K && k < (v + 1) * E; k++) {                                    \
             const lane_##S bx = t[k - v * E];                                                      \
-            const size_t g0 = ti[k - v * E], g1 = MIN_SZ(g0 + COL_ARG_G, nrows);                   \
+            /* deferred (DMLCPU_ARG_DEFER): the group's first row, the caller rescans */           \
+            const size_t g0 = ti[k - v * E];                                                       \
+            const size_t g1 = index_base & DMLCPU_ARG_DEFER ? g0 : MIN_SZ(g0 + COL_ARG_G, nrows);  \
             size_t at = g0;                                                                        \
             for (size_t j = 0; j < g1 - g0; j++) {                                                 \
                 const size_t r = (LAST) ? g1 - 1 - j : g0 + j;                                     \
