@@ -74,6 +74,13 @@ typedef int (*timed_fn)(void *ctx);
 double bench_now(void);
 /* Warms up, then samples fn. Returns 0, or the first nonzero value fn returned. */
 int bench_time(timed_fn fn, void *ctx, const timing_options *opt, timing_result *out);
+/* Times fn on k contexts side by side: each warms up, then their samples alternate, one of each
+ * per round (the order reversed every other round), until every one has the repeat count and
+ * the minimum time. out holds k results. Returns 0, or the first nonzero value fn returned
+ * (then no result is kept). */
+#define BENCH_TIME_SET_MAX 32
+int bench_time_set(timed_fn fn, void *const *ctx, int k, const timing_options *opt,
+                   timing_result *out);
 
 /* ---- load.c ---- */
 typedef struct {

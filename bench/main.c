@@ -260,40 +260,105 @@ static const ceiling_result *find_ceiling(const ceiling_result *v, int n, ceilin
     return best;
 }
 
-static void run_case(const bench_case *c, int threads, void *pool, const options *o,
-                     const ceiling_result *ceil, int n_ceil, prepared_case *p, case_result *r)
+/* Creates the operator of one configuration (thread count, ISA cap) of a case into p, which
+ * keeps the case's buffers; on success the operator is moved to *op. */
+static void prepare_config(const bench_case *c, int threads, int cap, void *pool,
+                           prepared_case *p, dmlcpu_operator **op, case_result *r)
 {
     memset(r, 0, sizeof *r);
     r->c = c;
     r->threads = threads;
+    r->cap = cap;
+    *op = NULL;
     r->status = case_prepare(c, (uint32_t)threads, pool, p);
     if (r->status != DMLCPU_STATUS_OK) {
         r->message = strdup(dmlcpu_last_error_message());
         return;
     }
     r->isa = dmlcpu_isa_name(dmlcpu_operator_isa(p->op));
-    exec_ctx x = {p->op, &p->bindings, DMLCPU_STATUS_OK};
-    load_mark a, b;
-    load_mark_now(&a);
-    int rc = bench_time(exec_call, &x, &o->timing, &r->t);
-    load_mark_now(&b);
-    r->other_load = load_other(&a, &b);
+    *op = p->op;
+    p->op = NULL;
+}
+
+static void finish_config(const exec_ctx *x, int rc, const ceiling_result *ceil, int n_ceil,
+                          case_result *r)
+{
+    const bench_case *c = r->c;
     if (rc != 0) {
         char buf[600];
-        snprintf(buf, sizeof buf, "execute failed: %s: %s", dmlcpu_status_string(x.st),
+        snprintf(buf, sizeof buf, "execute failed: %s: %s", dmlcpu_status_string(x->st),
                  dmlcpu_last_error_message());
-        r->status = x.st != DMLCPU_STATUS_OK ? x.st : DMLCPU_STATUS_OUT_OF_MEMORY;
+        r->status = x->st != DMLCPU_STATUS_OK ? x->st : DMLCPU_STATUS_OUT_OF_MEMORY;
         r->message = strdup(buf);
-    } else {
-        r->gbps = (double)c->bytes / r->t.median * 1e-9;
-        r->eps = (double)c->elements / r->t.median;
-        const ceiling_result *cr = find_ceiling(ceil, n_ceil, c->ceiling, c->bytes, threads);
-        if (cr && cr->gbps > 0) {
-            r->ceiling_gbps = cr->gbps;
-            r->fraction = r->gbps / cr->gbps;
+        return;
+    }
+    r->gbps = (double)c->bytes / r->t.median * 1e-9;
+    r->eps = (double)c->elements / r->t.median;
+    const ceiling_result *cr = find_ceiling(ceil, n_ceil, c->ceiling, c->bytes, r->threads);
+    if (cr && cr->gbps > 0) {
+        r->ceiling_gbps = cr->gbps;
+        r->fraction = r->gbps / cr->gbps;
+    }
+}
+
+/* Runs every configuration of a case (each thread count under each ISA cap) on the same
+ * buffers, timed side by side (bench_time_set), so that the scaling and ISA ratios compare
+ * samples taken in the same moments. r holds k results. If an execute fails, each
+ * configuration is timed alone to tell which. */
+static void run_case(const bench_case *c, const options *o, int k, void *pool,
+                     const ceiling_result *ceil, int n_ceil, case_result *r)
+{
+    const int n_caps = o->cap_count ? o->cap_count : 1;
+    prepared_case p;
+    memset(&p, 0, sizeof p);
+    dmlcpu_operator *ops[BENCH_TIME_SET_MAX];
+    for (int i = 0; i < k; i++) {
+        if (o->cap_count) dmlcpu_set_max_isa(o->caps[i % n_caps]);
+        prepare_config(c, o->threads[i / n_caps], i % n_caps, pool, &p, &ops[i], &r[i]);
+    }
+    /* Bound after every create: a later one may have grown the temporary buffer. */
+    exec_ctx x[BENCH_TIME_SET_MAX];
+    dmlcpu_bindings b[BENCH_TIME_SET_MAX];
+    void *ctx[BENCH_TIME_SET_MAX];
+    int idx[BENCH_TIME_SET_MAX], m = 0;
+    for (int i = 0; i < k; i++) {
+        if (!ops[i]) continue;
+        dmlcpu_binding_properties props;
+        dmlcpu_get_binding_properties(ops[i], &props);
+        b[i] = p.bindings;
+        b[i].temporary.data = props.temporary_size_in_bytes ? p.owned[BENCH_PARTS] : NULL;
+        b[i].temporary.size_in_bytes = props.temporary_size_in_bytes;
+        x[i] = (exec_ctx){ops[i], &b[i], DMLCPU_STATUS_OK};
+        ctx[m] = &x[i];
+        idx[m++] = i;
+    }
+    if (m > 0) {
+        timing_result t[BENCH_TIME_SET_MAX];
+        load_mark a, e;
+        load_mark_now(&a);
+        int rc = bench_time_set(exec_call, ctx, m, &o->timing, t);
+        load_mark_now(&e);
+        double other = load_other(&a, &e);
+        if (rc == 0) {
+            for (int j = 0; j < m; j++) {
+                r[idx[j]].t = t[j];
+                r[idx[j]].other_load = other;
+                finish_config(&x[idx[j]], 0, ceil, n_ceil, &r[idx[j]]);
+            }
+        } else {
+            for (int j = 0; j < m; j++) {
+                const int i = idx[j];
+                x[i].st = DMLCPU_STATUS_OK;
+                load_mark_now(&a);
+                int rc1 = bench_time(exec_call, &x[i], &o->timing, &r[i].t);
+                load_mark_now(&e);
+                r[i].other_load = load_other(&a, &e);
+                finish_config(&x[i], rc1, ceil, n_ceil, &r[i]);
+            }
         }
     }
-    case_release_operator(p);
+    for (int i = 0; i < k; i++) dmlcpu_destroy_operator(ops[i]);
+    case_release(&p);
 }
 
 /* The isa column: the level whose kernels ran; with --compare-isa, "cap>level" when a tier
@@ -666,20 +731,14 @@ int main(int argc, char **argv)
             clear_progress();
             print_header(current);
         }
-        /* every thread count of a case runs on the same input and output buffers */
-        prepared_case p;
-        memset(&p, 0, sizeof p);
-        for (int k = 0; k < o.thread_count; k++)
-            for (int j = 0; j < n_caps; j++) {
-                if (o.cap_count) dmlcpu_set_max_isa(o.caps[j]);
-                progress((size_t)n_res, total, c, o.threads[k], t0);
-                run_case(c, o.threads[k], pool, &o, ceil, n_ceil, &p, &res[n_res]);
-                res[n_res].cap = j;
-                clear_progress();
-                print_row(&o, &res[n_res]);
-                n_res++;
-            }
-        case_release(&p);
+        /* every configuration of a case runs on the same input and output buffers, timed
+         * side by side */
+        const int k = o.thread_count * n_caps;
+        progress((size_t)n_res, total, c, o.threads[o.thread_count - 1], t0);
+        run_case(c, &o, k, pool, ceil, n_ceil, &res[n_res]);
+        clear_progress();
+        for (int i = 0; i < k; i++) print_row(&o, &res[n_res + i]);
+        n_res += k;
     }
     free(pool);
 
