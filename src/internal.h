@@ -30,6 +30,7 @@ typedef struct {
     reduce_shape shape;
     uint32_t col_tile;          /* COL: outputs per column-kernel call */
     uint32_t col_depth;         /* COL: rows of the tile's pairwise counter (1: one block) */
+    uint64_t col_hint;          /* COL: flags or-ed into the kernel's index_base (kernels.h) */
     uint64_t units;             /* outputs (ROW, STRIDED) or column tiles (COL) */
     uint32_t tiles;             /* tasks of an execute: 1 = serial */
     uint32_t split;             /* tiles per unit (> 1: a unit's blocks are divided) */

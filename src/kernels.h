@@ -104,6 +104,13 @@ typedef void (*reduce_rows_fn)(const void *x, ptrdiff_t row_stride, size_t nrows
  * DMLCPU_COL_FREE_BYTES of a row) and DMLCPU_COL_FREE_SCRATCH(ncols) bytes of scratch. */
 typedef void (*reduce_col_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t ncols,
                               uint64_t index_base, partial *out, void *scratch);
+/* index_base of a canonical column kernel (float sums, which need no index) may carry
+ * DMLCPU_COL_SMALL: the operator's whole input is at most DMLCPU_COL_SMALL_BYTES, small enough to
+ * be read from cache. A kernel may then take blocks of at most 4 L rows column strip by column
+ * strip with their lanes in L1 (simd/col_short.h); streamed from memory that walk is slower than
+ * the lane array's row order. The bits are the same either way. */
+#define DMLCPU_COL_SMALL ((uint64_t)1 << 62)
+#define DMLCPU_COL_SMALL_BYTES ((uint64_t)1 << 20)
 
 /* Copies n elements: dst[i * dst_stride] = src[i * src_stride] (strides in elements). */
 typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdiff_t src_stride,

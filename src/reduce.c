@@ -270,7 +270,8 @@ static void col_rows(const reduce_plan *p, col_state *s, const char *run, uint64
     ptrdiff_t rs = p->red.count ? p->red.in[p->red.count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
     for (; r0 < r1; r0 += p->block) {
         size_t rows = r1 - r0 < p->block ? (size_t)(r1 - r0) : p->block;
-        p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, index + r0, s->parts, s->scratch);
+        p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, (index + r0) | p->col_hint, s->parts,
+               s->scratch);
         if (p->col_depth > 1)
             col_push(p, s);
     }
@@ -318,8 +319,7 @@ static void col_outputs(const reduce_plan *p, uint64_t u, const char *in, char *
     for_each_run(p, in, col_run, s);
     const partial *res = col_result(p, s);
     ptrdiff_t os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
-    for (size_t j = 0; j < s->cols; j++)
-        reduce_finish(p, res[j], out + (ptrdiff_t)j * os);
+    reduce_store_parts(p, res, s->cols, out, os);
 }
 
 /* The scratch of one column worker: kernel scratch, the tile's partials, the counter. Plans
@@ -541,8 +541,7 @@ static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols)
         kept_offsets(p, p->kept.count, u, &io, &oo);
         out += oo;
     }
-    for (size_t j = 0; j < cols; j++)
-        reduce_finish(p, res[j], out + (ptrdiff_t)j * os);
+    reduce_store_parts(p, res, cols, out, os);
 }
 
 void reduce_execute(const dmlcpu_operator *op, const dmlcpu_bindings *b)
@@ -620,6 +619,7 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
         outputs *= k->size[i];
     p->col_tile = 1;
     p->col_depth = 1;
+    p->col_hint = 0;
     if (p->shape == SHAPE_COL) {
         uint64_t nin = r->size[r->count - 1];
         uint64_t blocks = (nin + p->block - 1) / p->block; /* per group: outer reduced dims x */
@@ -639,6 +639,8 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     p->slots = 1;
     unsigned threads = parallel_threads(par);
     uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
+    if (p->shape == SHAPE_COL && p->ordered && bytes <= DMLCPU_COL_SMALL_BYTES)
+        p->col_hint = DMLCPU_COL_SMALL;
     if (threads <= 1 || bytes < DMLCPU_PAR_MIN_BYTES)
         return;
     uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;

@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simd/col_short.h"
+
 #include "kernels.h"
 
 #define SUM_UNROLL _Pragma("GCC unroll 16")
@@ -206,6 +208,10 @@
                         OPN##_##A(lda_##A(&lane[i][v * EPV_##A]), lda_##A(&lane[i + h][v * EPV_##A])));
 
 #define SUM_NO_AUX(o) id
+/* the short-block body's tail loads (simd/col_short.h) */
+#define COL_SHORT_LDN_f32(p) ldn_f32(p, rem, fill)
+#define COL_SHORT_LDN_f16(p) ldn_f16(p, rem, fill)
+#define COL_SHORT_LDN_f64(p) ldn_f64(p, rem, fill)
 #define DEF_SUM_COL(NAME, T, I, A, MAP, OPN, ID, FIELD)                                            \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
                      partial *out, void *scratch)                                                  \
@@ -214,6 +220,12 @@
         (void)index_base;                                                                          \
         sacc_##A(*lane)[DMLCPU_COL_PITCH(K)] = scratch;                                            \
         const vacc_##A id = set1_##A(ID), fill = id;                                               \
+        if (nrows <= 4 * SUM_LANES_##A && (index_base & DMLCPU_COL_SMALL)) {                       \
+            const size_t nfull = K / EPV_##A, rem = K % EPV_##A, nv = nfull + (rem != 0);          \
+            COL_SHORT(vacc_##A, sacc_##A, EPV_##A, SUM_LANES_##A, T, ld_##I, COL_SHORT_LDN_##I,    \
+                      MAP, OPN##_##A, id, sta_##A, FIELD);                                         \
+            return;                                                                                \
+        }                                                                                          \
         SUM_COL_LANES(T, I, A, MAP, OPN, SUM_NO_AUX)                                               \
         for (size_t k = 0; k < K; k++)                                                             \
             out[k].v.FIELD = lane[0][k];                                                           \

@@ -38,6 +38,7 @@
 #include <stdalign.h>
 
 #include "kernels.h"
+#include "simd/col_short.h"
 #include "simd/lse_expf.h"
 #include "simd/sleef_math.h"
 
@@ -396,6 +397,10 @@ typedef __m128d half_pd;
     const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024
 
 #define NO_AUX(o) id
+/* the short-block body's tail loads (simd/col_short.h) */
+#define LDM_F32_TL(p) LDM_F32(p, tl, fill)
+#define LDM_F16_TL(p) LDM_F16(p, tl, fill)
+#define LDM_F64_TL(p) LDM_F64(p, tl, fill)
 #define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
                      partial *out, void *scratch)                                                  \
@@ -405,6 +410,11 @@ typedef __m128d half_pd;
         S(*lane)[DMLCPU_COL_PITCH(K)] = scratch;                                                   \
         const V id = _mm256_set1_##SFX(ID), fill = id;                                             \
         COL_SETUP(EPV);                                                                            \
+        if (nrows <= 4 * (L) && (index_base & DMLCPU_COL_SMALL)) {                                 \
+            COL_SHORT(V, S, EPV, L, T, LD, LDM##_TL, MAP, _mm256_##OPN##_##SFX, id,                \
+                      _mm256_store_##SFX, FIELD);                                                  \
+            return;                                                                                \
+        }                                                                                          \
         COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX)                                    \
         for (size_t k = 0; k < K; k++)                                                             \
             out[k].v.FIELD = lane[0][k];                                                           \
