@@ -58,17 +58,19 @@
 #define COL_SHORT_PASS(V, S, EPV, L, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt)                  \
     do {                                                                                           \
         for (size_t j = 0; j < used; j++) {                                                        \
+            /* the tree's first step (h = span / 2) as the upper lanes come */                     \
+            const size_t at = j < half ? j : j - half;                                             \
             for (size_t c = 0; c < COL_SHORT_NV; c++) {                                            \
                 if (c >= (cnt))                                                                    \
                     break;                                                                         \
                 const size_t o = ((v0) + c) * (EPV);                                               \
-                if ((v0) + c < nfull)                                                              \
-                    ln_[j * nvp_ + c] = OP((ID), COL_SHORT_QUAD(V, T, LD, MAP, OP, ID, j, o));     \
-                else                                                                               \
-                    ln_[j * nvp_ + c] = OP((ID), COL_SHORT_QUAD(V, T, LDM, MAP, OP, ID, j, o));    \
+                const V l_ = (v0) + c < nfull                                                      \
+                                 ? OP((ID), COL_SHORT_QUAD(V, T, LD, MAP, OP, ID, j, o))           \
+                                 : OP((ID), COL_SHORT_QUAD(V, T, LDM, MAP, OP, ID, j, o));         \
+                ln_[at * nvp_ + c] = j < half ? l_ : OP(ln_[at * nvp_ + c], l_);                   \
             }                                                                                      \
         }                                                                                          \
-        for (size_t h = span / 2; h >= 1; h /= 2)                                                  \
+        for (size_t h = half / 2; h >= 1; h /= 2)                                                  \
             for (size_t i = 0; i < h && i + h < used; i++)                                         \
                 for (size_t c = 0; c < COL_SHORT_NV; c++)                                          \
                     if (c < (cnt))                                                                 \
@@ -93,6 +95,7 @@
         size_t span = 1;                                                                           \
         while (span < used)                                                                        \
             span *= 2;                                                                             \
+        const size_t half = span > 1 ? span / 2 : 1; /* used = 1: no tree step */                 \
         const size_t nvp_ = nv < COL_SHORT_NV ? nv : COL_SHORT_NV;                                 \
         V *ln_ = (V *)scratch;                                                                     \
         size_t v0 = 0;                                                                             \
