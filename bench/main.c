@@ -496,6 +496,33 @@ static double median_spread(const timing_result *t)
     return iqr / 1.349 * 1.25 / sqrt((double)t->sample_count);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Two results timed side by side (bench_time_set: sample i of each in the same round): the
+ * median over rounds of a's sample / b's sample, and the relative sigma of that median from
+ * the spread of the rounds' log ratios (as median_spread). A drift of the machine moves both
+ * samples of a round, so it leaves these ratios alone where it widens each result's own
+ * spread. Leaves ratio and sigma as they are for results not timed side by side. */
+static void paired_ratio(const timing_result *a, const timing_result *b, double *ratio,
+                         double *sigma)
+{
+    const int n = a->sample_count;
+    if (n < 3 || b->sample_count != n || !a->samples || !b->samples) return;
+    double *l = malloc(sizeof(double) * (size_t)n);
+    if (!l) return;
+    for (int i = 0; i < n; i++) l[i] = log(a->samples[i] / b->samples[i]);
+    qsort(l, (size_t)n, sizeof(double), cmp_dbl);
+    const double med = n % 2 ? l[n / 2] : 0.5 * (l[n / 2 - 1] + l[n / 2]);
+    const double p25 = l[(n - 1) / 4], p75 = l[(3 * (n - 1) + 3) / 4];
+    free(l);
+    *ratio = exp(med);
+    *sigma = (p75 - p25) / 1.349 * 1.25 / sqrt((double)n);
+}
+
 /* Pairs every successful result with more than 1 thread with the 1-thread result of the same
  * case, and sets its speedup and noise threshold. Returns the number of pairs. */
 static int compute_scaling(case_result *res, int n_res)
@@ -518,6 +545,7 @@ static int compute_scaling(case_result *res, int n_res)
         if (!r->one) continue;
         r->speedup = r->one->t.median / r->t.median;
         double sigma = hypot(median_spread(&r->one->t), median_spread(&r->t));
+        paired_ratio(&r->one->t, &r->t, &r->speedup, &sigma);
         double limit = fmax(SCALE_SIGMAS * sigma, log1p(SCALE_FLOOR));
         r->scale_noise = expm1(limit);
         pairs++;
@@ -542,9 +570,9 @@ static void print_scaling(const options *o, const case_result *res, int n_res)
         printf("\nthread scaling: not measured (needs 1 and N > 1 threads, e.g. --threads 1,all)\n");
         return;
     }
-    printf("\nthread scaling: median with 1 thread / median with N threads (> 1: N threads faster)\n");
+    printf("\nthread scaling: 1-thread time / N-thread time, median over the rounds that sampled both (> 1: N threads faster)\n");
     printf("  %-7s %-5s %3s  %7s %6s %6s  %s\n", "family", "size", "thr", "geomean", "min", "max",
-           "slower (N-thread median > 1-thread median)");
+           "slower (ratio < 1)");
     static const char *fams[] = {"reduce", "copy", "tiny"};
     static const char *sizes[] = {"512K", "16M", "64M", "tiny"};
     for (int k = 0; k < o->thread_count; k++) {
@@ -570,8 +598,8 @@ static void print_scaling(const options *o, const case_result *res, int n_res)
                            exp(logsum / cnt), lo, hi, slower, cnt);
             }
     }
-    printf("slower with N threads beyond noise (ratio below 1 by more than %.0f x the combined\n"
-           "spread of the two medians, from their samples' interquartile ranges, and by > %.0f%%):\n",
+    printf("slower with N threads beyond noise (ratio below 1 by more than %.0f x its spread, from\n"
+           "the interquartile range of the rounds' ratios, and by > %.0f%%):\n",
            SCALE_SIGMAS, 100 * SCALE_FLOOR);
     int listed = 0;
     for (int i = 0; i < n_res; i++) {
