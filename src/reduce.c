@@ -639,7 +639,9 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     p->slots = 1;
     unsigned threads = parallel_threads(par);
     uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
-    if (p->shape == SHAPE_COL && p->ordered && bytes <= DMLCPU_COL_SMALL_BYTES)
+    /* FLOAT16 columns are bound by their conversions: the strip walk measured no faster there */
+    if (p->shape == SHAPE_COL && p->ordered && bytes <= DMLCPU_COL_SMALL_BYTES &&
+        p->in_type != DMLCPU_DATA_TYPE_FLOAT16)
         p->col_hint = DMLCPU_COL_SMALL;
     if (threads <= 1 || bytes < DMLCPU_PAR_MIN_BYTES)
         return;
