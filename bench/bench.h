@@ -81,6 +81,13 @@ int bench_time(timed_fn fn, void *ctx, const timing_options *opt, timing_result 
 #define BENCH_TIME_SET_MAX 32
 int bench_time_set(timed_fn fn, void *const *ctx, int k, const timing_options *opt,
                    timing_result *out);
+/* Two results of one bench_time_set (sample i of each in the same round): the median over rounds
+ * of a's sample / b's sample, and the relative sigma of that median from the spread of the
+ * rounds' log ratios (IQR / 1.349 x 1.25 / sqrt(n), as for a median). A drift of the machine
+ * moves both samples of a round, so it leaves these ratios alone where it widens each result's
+ * own spread. Leaves ratio and sigma as they are for results not timed side by side. */
+void bench_paired_ratio(const timing_result *a, const timing_result *b, double *ratio,
+                        double *sigma);
 
 /* ---- load.c ---- */
 typedef struct {

@@ -496,33 +496,6 @@ static double median_spread(const timing_result *t)
     return iqr / 1.349 * 1.25 / sqrt((double)t->sample_count);
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Two results timed side by side (bench_time_set: sample i of each in the same round): the
- * median over rounds of a's sample / b's sample, and the relative sigma of that median from
- * the spread of the rounds' log ratios (as median_spread). A drift of the machine moves both
- * samples of a round, so it leaves these ratios alone where it widens each result's own
- * spread. Leaves ratio and sigma as they are for results not timed side by side. */
-static void paired_ratio(const timing_result *a, const timing_result *b, double *ratio,
-                         double *sigma)
-{
-    const int n = a->sample_count;
-    if (n < 3 || b->sample_count != n || !a->samples || !b->samples) return;
-    double *l = malloc(sizeof(double) * (size_t)n);
-    if (!l) return;
-    for (int i = 0; i < n; i++) l[i] = log(a->samples[i] / b->samples[i]);
-    qsort(l, (size_t)n, sizeof(double), cmp_dbl);
-    const double med = n % 2 ? l[n / 2] : 0.5 * (l[n / 2 - 1] + l[n / 2]);
-    const double p25 = l[(n - 1) / 4], p75 = l[(3 * (n - 1) + 3) / 4];
-    free(l);
-    *ratio = exp(med);
-    *sigma = (p75 - p25) / 1.349 * 1.25 / sqrt((double)n);
-}
-
 /* Pairs every successful result with more than 1 thread with the 1-thread result of the same
  * case, and sets its speedup and noise threshold. Returns the number of pairs. */
 static int compute_scaling(case_result *res, int n_res)
@@ -545,7 +518,7 @@ static int compute_scaling(case_result *res, int n_res)
         if (!r->one) continue;
         r->speedup = r->one->t.median / r->t.median;
         double sigma = hypot(median_spread(&r->one->t), median_spread(&r->t));
-        paired_ratio(&r->one->t, &r->t, &r->speedup, &sigma);
+        bench_paired_ratio(&r->one->t, &r->t, &r->speedup, &sigma);
         double limit = fmax(SCALE_SIGMAS * sigma, log1p(SCALE_FLOOR));
         r->scale_noise = expm1(limit);
         pairs++;

@@ -9,6 +9,7 @@
  * all of them alike instead of on whichever ran last, and their ratios keep no order effect.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -151,4 +152,19 @@ int bench_time(timed_fn fn, void *ctx, const timing_options *opt, timing_result 
 {
     void *one[1] = {ctx};
     return bench_time_set(fn, one, 1, opt, out);
+}
+
+void bench_paired_ratio(const timing_result *a, const timing_result *b, double *ratio,
+                        double *sigma)
+{
+    const int n = a->sample_count;
+    if (n < 3 || b->sample_count != n || !a->samples || !b->samples) return;
+    double *l = malloc(sizeof(double) * (size_t)n);
+    if (!l) return;
+    for (int i = 0; i < n; i++) l[i] = log(a->samples[i] / b->samples[i]);
+    qsort(l, (size_t)n, sizeof(double), cmp_double);
+    const double iqr = quantile(l, n, 0.75) - quantile(l, n, 0.25);
+    *ratio = exp(quantile(l, n, 0.5));
+    *sigma = iqr / 1.349 * 1.25 / sqrt((double)n);
+    free(l);
 }

@@ -70,6 +70,9 @@ typedef enum {
     RK_COUNT
 } reduce_kind;
 
+/* ARGMIN / ARGMAX, either direction: the partial's result is aux.idx. */
+static inline int reduce_kind_is_arg(reduce_kind k) { return k >= RK_ARGMIN && k <= RK_ARGMAX_LAST; }
+
 typedef enum { FIN_NONE, FIN_DIV_N, FIN_SQRT, FIN_LOG, FIN_LSE } reduce_finalize;
 
 /* The value of one block (or of a combination of consecutive blocks) of a group.

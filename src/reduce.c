@@ -409,8 +409,6 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
 
 static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols);
 
-static bool is_arg(const reduce_plan *p) { return p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST; }
-
 /* Whether the element at x equals the partial's value v, compared as the ARG* kernels compare
  * (FLOAT16 widened to f32, integers widened to 64 bits). */
 static bool arg_equals(dmlcpu_data_type t, const char *x, const partial *v)
@@ -476,7 +474,7 @@ static void split_task(exec_ctx *c, uint64_t t)
         col_unit(p, u, &in, &out, &st.cols);
         st.top = 0;
         st.count = 0;
-        col_rows(p, &st, in, e0, e1, is_arg(p) ? DMLCPU_ARG_DEFER : 0);
+        col_rows(p, &st, in, e0, e1, reduce_kind_is_arg(p->kind) ? DMLCPU_ARG_DEFER : 0);
         memcpy(c->results + t * p->col_tile, col_result(p, &st), st.cols * sizeof(partial));
         slot_release(c, slot);
         cols = st.cols;
@@ -534,7 +532,7 @@ static void split_combine(exec_ctx *c, uint64_t u, uint64_t s, size_t cols)
         const char *in = c->in;
         col_unit(p, u, &in, &out, &cols);
         os = p->kept.out[p->kept.count - 1] * (ptrdiff_t)dtype_size(p->out_type);
-        if (is_arg(p))
+        if (reduce_kind_is_arg(p->kind))
             arg_rescan(p, in, res, cols);
     } else {
         ptrdiff_t io, oo;

@@ -128,7 +128,7 @@ static void store_bits(void *dst, uint64_t bits, size_t size)
 
 void reduce_finish(const reduce_plan *p, partial v, void *dst)
 {
-    if (p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST) {
+    if (reduce_kind_is_arg(p->kind)) {
         store_bits(dst, v.aux.idx, dtype_size(p->out_type));
         return;
     }
@@ -173,7 +173,7 @@ void reduce_finish(const reduce_plan *p, partial v, void *dst)
 void reduce_store_parts(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
                         ptrdiff_t os)
 {
-    const bool arg = p->kind >= RK_ARGMIN && p->kind <= RK_ARGMAX_LAST;
+    const bool arg = reduce_kind_is_arg(p->kind);
     if (arg) {
         switch (dtype_size(p->out_type)) {
         case 4: STORE_PARTS(uint32_t, parts[j].aux.idx); return;

@@ -514,6 +514,63 @@ ParameterizedTest(reduce_param *p, reduce, sweep)
     sweep_cases(p);
 }
 
+/* ---- short column blocks --------------------------------------------------------------------- */
+
+/* The float sums in the canonical order over columns, for every float type: blocks of at most
+ * 4 L rows of an input of at most 1 MiB go through the vector tiers' strip walk (simd/col_short.h:
+ * FLOAT32 and FLOAT64), longer blocks and larger inputs through the lane array. Row counts around
+ * 4 L (256 FLOAT32 rows, 128 FLOAT64) and around a quad, column counts around a vector, a pass of
+ * 8 vectors and its tail, over axis 0 and the middle axis; then the 1 MiB edge (the same block
+ * with one column more takes the other path). Each against the scalar oracle's bits. */
+static size_t build_canonical_params(reduce_param *p)
+{
+    static const int fns[] = {DMLCPU_REDUCE_FUNCTION_SUM,        DMLCPU_REDUCE_FUNCTION_AVERAGE,
+                              DMLCPU_REDUCE_FUNCTION_L1,         DMLCPU_REDUCE_FUNCTION_L2,
+                              DMLCPU_REDUCE_FUNCTION_SUM_SQUARE, DMLCPU_REDUCE_FUNCTION_MULTIPLY,
+                              DMLCPU_REDUCE_FUNCTION_LOG_SUM,    DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP};
+    static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT64,
+                                DMLCPU_DATA_TYPE_FLOAT16};
+    size_t n = 0;
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++)
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            p[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, fns[f], 0, types[t]};
+    return n;
+}
+
+ParameterizedTestParameters(reduce, column_short_blocks)
+{
+    static reduce_param params[32];
+    size_t n = build_canonical_params(params);
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, column_short_blocks)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.column_short_blocks", (uint64_t)p->fn, (uint64_t)p->type);
+    const uint32_t lanes = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 32 : 64;
+    const uint32_t rows[] = {1, 2, 3, 4, 5, 7, lanes - 1, lanes, 2 * lanes + 3,
+                             4 * lanes - 1, 4 * lanes, 4 * lanes + 1};
+    const uint32_t cols[] = {1, 3, 9, 64, 71, 130};
+    const int reduced = tu_reduced();
+    const uint32_t axis0 = 0, axis1 = 1;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++) {
+            if (reduced && (i + j) % 3)
+                continue;
+            const uint32_t col[2] = {rows[i], cols[j]}, mid[3] = {2, rows[i], cols[j]};
+            run_case(&r, p, 2, col, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+            run_case(&r, p, 3, mid, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+        }
+    /* the 1 MiB edge: 4 L rows and 1 MiB in all, then one column more */
+    const uint32_t es = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 8 : p->type == DMLCPU_DATA_TYPE_FLOAT16 ? 2 : 4;
+    const uint32_t wide = (1u << 20) / es / (4 * lanes);
+    for (uint32_t extra = 0; extra < 2; extra++) {
+        const uint32_t edge[2] = {4 * lanes, wide + extra};
+        run_case(&r, p, 2, edge, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    }
+}
+
 /* ---- signed zeros -------------------------------------------------------------------------- */
 
 /* Groups made only of -0 (or only of +0): the canonical order starts every lane at +0, so SUM

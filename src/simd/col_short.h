@@ -20,7 +20,7 @@
  * kernels (x op id = x: a lane starts at +0 and only adds, so it is never -0; x * 1 = x); the
  * tree's operand order is theirs, the lower lane on the left.
  *
- * Parameters: V the vector type, EPV its lanes, L the canonical lane count, T the input element;
+ * Parameters: V the vector type, EPV its lanes, T the input element;
  * LD(p) a full vector of inputs as accumulators, LDM(p) the columns of the last partial vector
  * (the identity's preimage elsewhere; the caller binds the tail state), MAP the per-element map,
  * OP(a, b) the vector operation, ID the identity vector, S the accumulator type, STA(p, v) an
@@ -55,7 +55,7 @@
 
 /* One pass: column vectors v0 .. v0 + cnt - 1 (cnt <= COL_SHORT_NV); the last may be partial.
  * Lane j of vector c of the pass is ln_[j * nvp_ + c]. */
-#define COL_SHORT_PASS(V, S, EPV, L, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt)                  \
+#define COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt)                  \
     do {                                                                                           \
         for (size_t j = 0; j < used; j++) {                                                        \
             /* the tree's first step (h = span / 2) as the upper lanes come */                     \
@@ -89,7 +89,7 @@
 /* The whole kernel body for nrows <= 4 L: writes out[0 .. K). scratch holds the lanes of a pass
  * (L x min(nv, COL_SHORT_NV) vectors: within the L accumulators per column the lane-array
  * kernels take). */
-#define COL_SHORT(V, S, EPV, L, T, LD, LDM, MAP, OP, ID, STA, FIELD)                               \
+#define COL_SHORT(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD)                               \
     do {                                                                                           \
         const size_t used = (nrows + 3) / 4;                                                       \
         size_t span = 1;                                                                           \
@@ -100,9 +100,9 @@
         V *ln_ = (V *)scratch;                                                                     \
         size_t v0 = 0;                                                                             \
         for (; v0 + COL_SHORT_NV <= nfull; v0 += COL_SHORT_NV)                                     \
-            COL_SHORT_PASS(V, S, EPV, L, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, COL_SHORT_NV);    \
+            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, COL_SHORT_NV);    \
         if (v0 < nv)                                                                               \
-            COL_SHORT_PASS(V, S, EPV, L, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, nv - v0);         \
+            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, nv - v0);         \
     } while (0)
 
 #endif /* DMLCPU_SIMD_COL_SHORT_H */

@@ -222,7 +222,7 @@
         const vacc_##A id = set1_##A(ID), fill = id;                                               \
         if (nrows <= 4 * SUM_LANES_##A && (index_base & DMLCPU_COL_SMALL)) {                       \
             const size_t nfull = K / EPV_##A, rem = K % EPV_##A, nv = nfull + (rem != 0);          \
-            COL_SHORT(vacc_##A, sacc_##A, EPV_##A, SUM_LANES_##A, T, ld_##I, COL_SHORT_LDN_##I,    \
+            COL_SHORT(vacc_##A, sacc_##A, EPV_##A, T, ld_##I, COL_SHORT_LDN_##I,    \
                       MAP, OPN##_##A, id, sta_##A, FIELD);                                         \
             return;                                                                                \
         }                                                                                          \

@@ -411,7 +411,7 @@ typedef __m128d half_pd;
         const V id = _mm256_set1_##SFX(ID), fill = id;                                             \
         COL_SETUP(EPV);                                                                            \
         if (nrows <= 4 * (L) && (index_base & DMLCPU_COL_SMALL)) {                                 \
-            COL_SHORT(V, S, EPV, L, T, LD, LDM##_TL, MAP, _mm256_##OPN##_##SFX, id,                \
+            COL_SHORT(V, S, EPV, T, LD, LDM##_TL, MAP, _mm256_##OPN##_##SFX, id,                \
                       _mm256_store_##SFX, FIELD);                                                  \
             return;                                                                                \
         }                                                                                          \
