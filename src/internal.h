@@ -43,6 +43,8 @@ typedef struct {
     reduce_rows_fn rows;        /* NULL: short groups go through row one at a time */
     reduce_col_fn col;
     combine_fn combine;
+    log_f32_fn log_f32;         /* LOG_SUM, LOG_SUM_EXP: the finalize step's log */
+    log_f64_fn log_f64;
 } reduce_plan;
 
 /* A copy operator, planned (copy.c): jobs, each a strided copy dst[c] = src[c] over dims, or

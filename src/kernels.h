@@ -157,6 +157,13 @@ typedef void (*expand2_fn)(void *dst, const void *src, ptrdiff_t src_stride, siz
 /* Combines two partials of consecutive ranges: a (earlier) then b (later). */
 typedef partial (*combine_fn)(partial a, partial b);
 
+/* In place, v[i] = log(v[i]) for i < n, with the bits of DMLCPU_LOG_F32_SCALAR (F64: of
+ * DMLCPU_LOG_F64_SCALAR): SLEEF's cinz u10 log in the table's vector width (simd/sleef_math.h).
+ * The last step of LOG_SUM and LOG_SUM_EXP, for many outputs at once: with SLEEF's scalar call
+ * per output, that step took a fifth of LOG_SUM_EXP over the middle axis (64 x 64 x 4096). */
+typedef void (*log_f32_fn)(float *v, size_t n);
+typedef void (*log_f64_fn)(double *v, size_t n);
+
 /* Indexes: kind, then the input data type's enum value (1..11). Copies: log2 of the element size. */
 typedef struct {
     dmlcpu_isa isa;
@@ -170,6 +177,8 @@ typedef struct {
      * DMLCPU_STREAM_MIN_BYTES (from the same table as transpose[]) */
     transpose_fn transpose_stream[4];
     expand2_fn expand2[4];     /* optional: copy.c fills and scatters */
+    log_f32_fn log_f32;        /* the scalar table's are a loop over SLEEF's scalar log */
+    log_f64_fn log_f64;
 } kernel_table;
 
 extern const kernel_table dmlcpu_kernels_scalar;

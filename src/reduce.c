@@ -731,6 +731,8 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     p->row = NULL;
     p->rows = NULL;
     p->col = NULL;
+    p->log_f32 = NULL;
+    p->log_f64 = NULL;
     dmlcpu_isa row_isa = DMLCPU_ISA_SCALAR, col_isa = DMLCPU_ISA_SCALAR;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
         if (tables[t]->row[p->kind][p->in_type]) {
@@ -743,6 +745,10 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
             p->col = tables[t]->col[p->kind][p->in_type];
             col_isa = tables[t]->isa;
         }
+        if (tables[t]->log_f32)
+            p->log_f32 = tables[t]->log_f32;
+        if (tables[t]->log_f64)
+            p->log_f64 = tables[t]->log_f64;
     }
     if (!p->row || !p->col || !p->combine)
         return set_error(DMLCPU_STATUS_UNSUPPORTED, "%s: no kernel for %s on %s", op->name,

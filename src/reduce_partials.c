@@ -170,6 +170,44 @@ void reduce_finish(const reduce_plan *p, partial v, void *dst)
         const CT v_ = (CT)(EXPR);                                                                  \
         memcpy(out + (ptrdiff_t)j * os, &v_, sizeof v_);                                           \
     }
+/* LOG_SUM and LOG_SUM_EXP: the logs of up to LOG_CHUNK outputs at a time through the plan's
+ * vector log, then the operations of reduce_finish. */
+#define LOG_CHUNK 64
+static void store_logs(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
+                       ptrdiff_t os)
+{
+    const bool lse = p->finalize == FIN_LSE;
+    for (size_t j0 = 0; j0 < cnt; j0 += LOG_CHUNK) {
+        const size_t m = cnt - j0 < LOG_CHUNK ? cnt - j0 : LOG_CHUNK;
+        const partial *pp = parts + j0;
+        char *o = out + (ptrdiff_t)j0 * os;
+        if (p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
+            double l[LOG_CHUNK];
+            for (size_t i = 0; i < m; i++)
+                l[i] = lse ? pp[i].aux.f64 : pp[i].v.f64;
+            p->log_f64(l, m);
+            for (size_t i = 0; i < m; i++) {
+                const double d = !lse ? l[i] : isfinite(pp[i].v.f64) ? pp[i].v.f64 + l[i] : pp[i].v.f64;
+                memcpy(o + (ptrdiff_t)i * os, &d, sizeof d);
+            }
+            continue;
+        }
+        float l[LOG_CHUNK];
+        for (size_t i = 0; i < m; i++)
+            l[i] = lse ? pp[i].aux.f32 : pp[i].v.f32;
+        p->log_f32(l, m);
+        for (size_t i = 0; i < m; i++) {
+            const float f = !lse ? l[i] : isfinite(pp[i].v.f32) ? pp[i].v.f32 + l[i] : pp[i].v.f32;
+            if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
+                const uint16_t h = dmlcpu_f32_to_f16(f);
+                memcpy(o + (ptrdiff_t)i * os, &h, sizeof h);
+            } else {
+                memcpy(o + (ptrdiff_t)i * os, &f, sizeof f);
+            }
+        }
+    }
+}
+
 void reduce_store_parts(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
                         ptrdiff_t os)
 {
@@ -199,6 +237,10 @@ void reduce_store_parts(const reduce_plan *p, const partial *parts, size_t cnt, 
             return;
         default: break;
         }
+    }
+    if (p->finalize == FIN_LSE || p->finalize == FIN_LOG) {
+        store_logs(p, parts, cnt, out, os);
+        return;
     }
     if (p->finalize == FIN_NONE) {
         switch (p->in_type) {

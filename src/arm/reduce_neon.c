@@ -181,6 +181,9 @@ DEF_LSE_COL(reduce_col_lse_f32_neon, float, f32, f32, f32)
 DEF_LSE_COL(reduce_col_lse_f16_neon, uint16_t, f16, f32, f32)
 DEF_LSE_COL(reduce_col_lse_f64_neon, double, f64, f64, f64)
 
+DMLCPU_DEF_LOG_BATCH(log_f32_neon, float, 4, vld1q_f32, vst1q_f32, DMLCPU_LOG_F32_NEON, DMLCPU_LOG_F32_SCALAR)
+DMLCPU_DEF_LOG_BATCH(log_f64_neon, double, 2, vld1q_f64, vst1q_f64, DMLCPU_LOG_F64_NEON, DMLCPU_LOG_F64_SCALAR)
+
 #define ENTRY(K, T, R, RS, C)                                                                      \
     .row[K][DMLCPU_DATA_TYPE_##T] = R, .rows[K][DMLCPU_DATA_TYPE_##T] = RS, .col[K][DMLCPU_DATA_TYPE_##T] = C
 const kernel_table dmlcpu_kernels_neon = {
@@ -200,4 +203,6 @@ const kernel_table dmlcpu_kernels_neon = {
     ENTRY(RK_LSE, FLOAT32, reduce_row_lse_f32_neon, NULL, reduce_col_lse_f32_neon),
     ENTRY(RK_LSE, FLOAT16, reduce_row_lse_f16_neon, NULL, reduce_col_lse_f16_neon),
     ENTRY(RK_LSE, FLOAT64, reduce_row_lse_f64_neon, NULL, reduce_col_lse_f64_neon),
+    .log_f32 = log_f32_neon,
+    .log_f64 = log_f64_neon,
 };

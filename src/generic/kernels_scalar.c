@@ -380,6 +380,17 @@ DEF_COPY(copy_strided_x16_scalar, fill_zero_x16_scalar, uint16_t)
 DEF_COPY(copy_strided_x32_scalar, fill_zero_x32_scalar, uint32_t)
 DEF_COPY(copy_strided_x64_scalar, fill_zero_x64_scalar, uint64_t)
 
+static void log_f32_scalar(float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = DMLCPU_LOG_F32_SCALAR(v[i]);
+}
+static void log_f64_scalar(double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = DMLCPU_LOG_F64_SCALAR(v[i]);
+}
+
 #define ROW_ENTRY(KIND, TYPE, ROW, COL, ...) [KIND][DMLCPU_DATA_TYPE_##TYPE] = ROW,
 #define COL_ENTRY(KIND, TYPE, ROW, COL, ...) [KIND][DMLCPU_DATA_TYPE_##TYPE] = COL,
 
@@ -390,4 +401,6 @@ const kernel_table dmlcpu_kernels_scalar = {
     .copy = {copy_strided_x8_scalar, copy_strided_x16_scalar, copy_strided_x32_scalar,
              copy_strided_x64_scalar},
     .fill = {fill_zero_x8_scalar, fill_zero_x16_scalar, fill_zero_x32_scalar, fill_zero_x64_scalar},
+    .log_f32 = log_f32_scalar,
+    .log_f64 = log_f64_scalar,
 };

@@ -63,4 +63,16 @@
 #define DMLCPU_LOG_F32_SVE Sleef_cinz_logfx_u10svenofma
 #define DMLCPU_LOG_F64_SVE Sleef_cinz_logdx_u10svenofma
 
+/* A log_f32_fn / log_f64_fn (kernels.h) over VLOG, EPV elements per vector; the elements past
+ * the last whole vector take SLOG, the scalar name, which gives the same bits. */
+#define DMLCPU_DEF_LOG_BATCH(NAME, T, EPV, LOADU, STOREU, VLOG, SLOG)                             \
+    static void NAME(T *v, size_t n)                                                               \
+    {                                                                                              \
+        size_t i = 0;                                                                              \
+        for (; i + (EPV) <= n; i += (EPV))                                                         \
+            STOREU(v + i, VLOG(LOADU(v + i)));                                                     \
+        for (; i < n; i++)                                                                         \
+            v[i] = SLOG(v[i]);                                                                     \
+    }
+
 #endif

@@ -497,8 +497,10 @@ static inline double hmax_pd(__m256d v)
  * of the block into an L1-resident buffer and its canonical sum: two short loops need far fewer
  * live registers than one fused loop. With m finite and no NaN every term is in [0, 1], so a NaN
  * sum means the block holds a NaN; when m is not finite the block is scanned for NaNs. While the
- * block is in L1 the exp loop prefetches the next block of the row, so memory keeps streaming
- * during the arithmetic. */
+ * block is in L1 the exp loop prefetches the next block's bytes (past the end of the row: the
+ * next row's, when rows are contiguous), so memory keeps streaming during the arithmetic. With
+ * the prefetches stopping at the row's end, the max loop waited on memory for a quarter of the
+ * time of 4096 x 4096 FLOAT32 over axis 1 (rows of one block). */
 #define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, FIELD)                        \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
@@ -523,12 +525,11 @@ static inline double hmax_pd(__m256d v)
             if (isfinite(mx)) {                                                                    \
                 alignas(32) S e[64 * (L)];                                                         \
                 const V mv = _mm256_set1_##SFX(mx);                                                \
-                /* the next block's bytes that lie in the row */                                   \
-                size_t pfn = n - b0 - m < m ? n - b0 - m : m;                                      \
+                /* the next block's bytes, or as many past the row's end (most often the next  \
+                 * row, the next call's; a prefetch reads nothing and never faults) */           \
                 size_t j = 0;                                                                      \
                 for (; j + 4 * (EPV) <= m; j += 4 * (EPV)) {                                       \
-                    if (j < pfn)                                                                   \
-                        PREFETCH4(p + m + j, EPV);                                                 \
+                    PREFETCH4(p + m + j, EPV);                                                     \
                     V x0 = _mm256_sub_##SFX(LD(p + j), mv);                                        \
                     V x1 = _mm256_sub_##SFX(LD(p + j + (EPV)), mv);                                \
                     V x2 = _mm256_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
@@ -584,6 +585,9 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 
             for (size_t v = 0; v < nv; v++) {                                                      \
                 size_t o = v * (EPV);                                                              \
                 V e0, e1, e2, e3;                                                                  \
+                if (((o * sizeof(T)) & 63) == 0)                                                   \
+                    for (size_t i = 0; i < 4; i++)                                                 \
+                        _mm_prefetch((const char *)(r[i] + o) + pf, _MM_HINT_T0);                  \
                 if (v < nfull) {                                                                   \
                     e0 = LD(r[0] + o), e1 = LD(r[1] + o), e2 = LD(r[2] + o), e3 = LD(r[3] + o);    \
                 } else {                                                                           \
@@ -609,6 +613,9 @@ DEF_COL_LSE(reduce_col_lse_f32_avx2, float, __m256, float, 8, 64, LD_F32, LDM_F3
 DEF_COL_LSE(reduce_col_lse_f16_avx2, uint16_t, __m256, float, 8, 64, LD_F16, LDM_F16, ps, f32)
 DEF_COL_LSE(reduce_col_lse_f64_avx2, double, __m256d, double, 4, 32, LD_F64, LDM_F64, pd, f64)
 
+DMLCPU_DEF_LOG_BATCH(log_f32_avx2, float, 8, _mm256_loadu_ps, _mm256_storeu_ps, DMLCPU_LOG_F32_AVX2, DMLCPU_LOG_F32_SCALAR)
+DMLCPU_DEF_LOG_BATCH(log_f64_avx2, double, 4, _mm256_loadu_pd, _mm256_storeu_pd, DMLCPU_LOG_F64_AVX2, DMLCPU_LOG_F64_SCALAR)
+
 #define ENTRY(K, T, R, RS, C)                                                                      \
     .row[K][DMLCPU_DATA_TYPE_##T] = R, .rows[K][DMLCPU_DATA_TYPE_##T] = RS, .col[K][DMLCPU_DATA_TYPE_##T] = C
 const kernel_table dmlcpu_kernels_avx2 = {
@@ -628,4 +635,6 @@ const kernel_table dmlcpu_kernels_avx2 = {
     ENTRY(RK_LSE, FLOAT32, reduce_row_lse_f32_avx2, NULL, reduce_col_lse_f32_avx2),
     ENTRY(RK_LSE, FLOAT16, reduce_row_lse_f16_avx2, NULL, reduce_col_lse_f16_avx2),
     ENTRY(RK_LSE, FLOAT64, reduce_row_lse_f64_avx2, NULL, reduce_col_lse_f64_avx2),
+    .log_f32 = log_f32_avx2,
+    .log_f64 = log_f64_avx2,
 };

@@ -483,8 +483,9 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
 /* Row form, per block: the maximum (four accumulators; NaNs are found afterwards), then exp(x - m)
  * of the block into an L1-resident buffer and its canonical sum. With m finite and no NaN every
  * term is in [0, 1], so a NaN sum means the block holds a NaN; when m is not finite the block is
- * scanned for NaNs. While the block is in L1 the exp loop prefetches the next block of the row,
- * so memory keeps streaming during the arithmetic. */
+ * scanned for NaNs. While the block is in L1 the exp loop prefetches the next block's bytes (past
+ * the end of the row: the next row's, when rows are contiguous), so memory keeps streaming during
+ * the arithmetic. */
 /* Four vectors of exp into e. */
 #define EXP4(e, EPV, EXP, SFX, x0, x1, x2, x3)                                                     \
     do {                                                                                           \
@@ -524,12 +525,11 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
             if (isfinite(mx)) {                                                                    \
                 alignas(64) S e[64 * (L)];                                                         \
                 const V mv = _mm512_set1_##SFX(mx);                                                \
-                /* the next block's bytes that lie in the row, one prefetch per vector */      \
-                size_t pfn = n - b0 - m < m ? n - b0 - m : m;                                      \
+                /* the next block's bytes, or as many past the row's end (most often the next  \
+                 * row, the next call's; a prefetch reads nothing and never faults) */           \
                 size_t j = 0;                                                                      \
                 for (; j + 4 * (EPV) <= m; j += 4 * (EPV)) {                                       \
-                    if (j < pfn)                                                                   \
-                        PREFETCH4(p + m + j, EPV);                                                 \
+                    PREFETCH4(p + m + j, EPV);                                                     \
                     V x0 = _mm512_sub_##SFX(LD(p + j), mv);                                        \
                     V x1 = _mm512_sub_##SFX(LD(p + j + (EPV)), mv);                                \
                     V x2 = _mm512_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
@@ -597,6 +597,9 @@ DEF_COL_LSE(reduce_col_lse_f32_avx512, float, __m512, float, 16, 64, LD_F32, LDM
 DEF_COL_LSE(reduce_col_lse_f16_avx512, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, MAXNAN_PS, f32)
 DEF_COL_LSE(reduce_col_lse_f64_avx512, double, __m512d, double, 8, 32, LD_F64, LDM_F64, pd, MAXNAN_PD, f64)
 
+DMLCPU_DEF_LOG_BATCH(log_f32_avx512, float, 16, _mm512_loadu_ps, _mm512_storeu_ps, DMLCPU_LOG_F32_AVX512, DMLCPU_LOG_F32_SCALAR)
+DMLCPU_DEF_LOG_BATCH(log_f64_avx512, double, 8, _mm512_loadu_pd, _mm512_storeu_pd, DMLCPU_LOG_F64_AVX512, DMLCPU_LOG_F64_SCALAR)
+
 #define ENTRY(K, T, R, RS, C)                                                                      \
     .row[K][DMLCPU_DATA_TYPE_##T] = R, .rows[K][DMLCPU_DATA_TYPE_##T] = RS, .col[K][DMLCPU_DATA_TYPE_##T] = C
 const kernel_table dmlcpu_kernels_avx512 = {
@@ -616,4 +619,6 @@ const kernel_table dmlcpu_kernels_avx512 = {
     ENTRY(RK_LSE, FLOAT32, reduce_row_lse_f32_avx512, NULL, reduce_col_lse_f32_avx512),
     ENTRY(RK_LSE, FLOAT16, reduce_row_lse_f16_avx512, NULL, reduce_col_lse_f16_avx512),
     ENTRY(RK_LSE, FLOAT64, reduce_row_lse_f64_avx512, NULL, reduce_col_lse_f64_avx512),
+    .log_f32 = log_f32_avx512,
+    .log_f64 = log_f64_avx512,
 };

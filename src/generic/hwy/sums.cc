@@ -458,6 +458,8 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
 template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<4>)
 {
     const hn::RebindToSigned<D> di;
+    const auto lim = hn::Set(d, -104.0f);
+    x = hn::IfThenElse(hn::Lt(x, lim), lim, x); // Highway's Max leaves NaN open
     const auto shifter = hn::Set(d, 12582912.0f); // 1.5 * 2^23
     const auto t = hn::Add(hn::Mul(x, hn::Set(d, 0x1.715476p+0f)), shifter);
     const auto n = hn::Sub(t, shifter);
@@ -472,7 +474,7 @@ template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<
     p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.5f));
     const auto y = hn::Add(hn::Set(d, 1.0f), hn::Add(r, hn::Mul(hn::Mul(r, r), p)));
     const auto s = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 127 + 25)))); // 2^(n+25)
-    return hn::IfThenZeroElse(hn::Lt(x, hn::Set(d, -104.0f)), hn::Mul(hn::Mul(y, s), hn::Set(d, 0x1p-25f)));
+    return hn::Mul(hn::Mul(y, s), hn::Set(d, 0x1p-25f));
 }
 
 // exp(x), FLOAT64: SLEEF's cinz u10 of the target's width (declared here: sleef.h declares the
