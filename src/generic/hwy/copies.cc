@@ -349,9 +349,10 @@ void TransposeTile(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_
     for (size_t c0 = 0; c0 < cfull; c0 += BC)
         for (size_t r0 = 0; r0 < rfull; r0 += BR)
             TransposeBlock<T>(out + r0 * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + r0, sc);
-    for (size_t c = 0; c < nc; c++) // the edges that do not fill a block
-        for (size_t r = c < cfull ? rfull : 0; r < nr; r++)
-            out[r * op + c] = s[(ptrdiff_t)c * sc + r];
+    if (rfull < nr || cfull < nc)
+        for (size_t c = 0; c < nc; c++) // the edges that do not fill a block
+            for (size_t r = c < cfull ? rfull : 0; r < nr; r++)
+                out[r * op + c] = s[(ptrdiff_t)c * sc + r];
     for (size_t r = 0; r < nr; r++)
         StoreRow<STREAM>(d + (ptrdiff_t)r * dr, out + r * op, nc);
     if constexpr (STREAM)
