@@ -571,6 +571,36 @@ ParameterizedTest(reduce_param *p, reduce, column_short_blocks)
     }
 }
 
+/* Rows of many whole blocks, which the x86 row kernels read as four streams at a time (groups
+ * of 32 blocks, eight per stream; rows of whole chunk groups four sets of 8 (f64: 4) rows at a
+ * time): a single row of 32 blocks, of 32 blocks and a partial one, of 64 blocks and more, then
+ * 32 to 71 rows of 256 (f64: 128) elements or of a whole block each, over the last axis, against
+ * the scalar oracle. */
+ParameterizedTestParameters(reduce, many_block_rows)
+{
+    static reduce_param params[32];
+    size_t n = build_canonical_params(params);
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, many_block_rows)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.many_block_rows", (uint64_t)p->fn, (uint64_t)p->type);
+    const uint32_t lanes = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 32 : 64, block = 64 * lanes;
+    const uint32_t group = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 128 : 256; /* 8 chunks */
+    const uint32_t axis1 = 1;
+    const uint32_t lengths[] = {32 * block, 32 * block + 17, 64 * block + block / 2 + 3, 97 * block};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        const uint32_t one[2] = {1, lengths[i]}, two[2] = {2, lengths[i]};
+        run_case(&r, p, 2, i % 2 ? two : one, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    }
+    const uint32_t shapes[][2] = {{32, group}, {33, group}, {71, 2 * group}, {32, block},
+                                  {40, block}, {32, group + 1}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        run_case(&r, p, 2, shapes[i], 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+}
+
 /* ---- signed zeros -------------------------------------------------------------------------- */
 
 /* Groups made only of -0 (or only of +0): the canonical order starts every lane at +0, so SUM
