@@ -571,11 +571,11 @@ ParameterizedTest(reduce_param *p, reduce, column_short_blocks)
     }
 }
 
-/* Rows of many whole blocks, which the x86 row kernels read as four streams at a time (groups
- * of 32 blocks, eight per stream; rows of whole chunk groups four sets of 8 (f64: 4) rows at a
- * time): a single row of 32 blocks, of 32 blocks and a partial one, of 64 blocks and more, then
- * 32 to 71 rows of 256 (f64: 128) elements or of a whole block each, over the last axis, against
- * the scalar oracle. */
+/* Rows of several whole blocks, which the AVX2 row kernel reads as four streams (a quarter of
+ * the whole blocks each), and rows of whole chunk groups, which its multi-row kernel reads four
+ * sets of 8 (f64: 4) rows at a time: single rows of 4, 5 and 7 blocks and a partial one, of 32,
+ * 64 (a row kernel call) and 97 blocks, then 32 to 71 rows of 256 (f64: 128) elements or of a
+ * whole block each, over the last axis, against the scalar oracle. */
 ParameterizedTestParameters(reduce, many_block_rows)
 {
     static reduce_param params[32];
@@ -590,7 +590,8 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
     const uint32_t lanes = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 32 : 64, block = 64 * lanes;
     const uint32_t group = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 128 : 256; /* 8 chunks */
     const uint32_t axis1 = 1;
-    const uint32_t lengths[] = {32 * block, 32 * block + 17, 64 * block + block / 2 + 3, 97 * block};
+    const uint32_t lengths[] = {4 * block,      5 * block + 3, 7 * block + block - 1, 32 * block,
+                                32 * block + 17, 64 * block + block / 2 + 3, 97 * block};
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
         const uint32_t one[2] = {1, lengths[i]}, two[2] = {2, lengths[i]};
         run_case(&r, p, 2, i % 2 ? two : one, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);

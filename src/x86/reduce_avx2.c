@@ -296,23 +296,23 @@ DEF_MERGES(mul)
         return halve_##OPN##_##SFX(LNAME(p, m, id, fill));                                         \
     }
 
-/* Groups of 32 whole blocks as four streams of eight (DEF_LANES4), the rest one at a time. */
+/* A row's whole blocks as four streams (DEF_LANES4) of a quarter of them each, the rest (at
+ * most three whole blocks and a partial one) one at a time. */
 #define DEF_ROW(NAME, BNAME, L4NAME, T, V, L, OPN, SFX, ID, FIELD)                                 \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
         (void)index_base;                                                                          \
-        const size_t B = 64 * (L);                                                                 \
-        size_t b0 = 0;                                                                             \
-        for (; b0 + 32 * B <= n; b0 += 32 * B, out += 32)                                          \
-            for (size_t i = 0; i < 8; i++) {                                                       \
-                const T *p[4] = {x + b0 + i * B, x + b0 + (i + 8) * B, x + b0 + (i + 16) * B,      \
-                                 x + b0 + (i + 24) * B};                                           \
-                V r[4];                                                                            \
-                L4NAME(p, B, _mm256_set1_##SFX(ID), r);                                            \
-                for (int s = 0; s < 4; s++)                                                        \
-                    out[i + 8 * s].v.FIELD = halve_##OPN##_##SFX(r[s]);                            \
-            }                                                                                      \
+        const size_t B = 64 * (L), q = n / B / 4;                                                  \
+        for (size_t i = 0; i < q; i++) {                                                           \
+            const T *p[4] = {x + i * B, x + (i + q) * B, x + (i + 2 * q) * B, x + (i + 3 * q) * B}; \
+            V r[4];                                                                                \
+            L4NAME(p, B, _mm256_set1_##SFX(ID), r);                                                \
+            for (size_t s = 0; s < 4; s++)                                                         \
+                out[i + s * q].v.FIELD = halve_##OPN##_##SFX(r[s]);                                \
+        }                                                                                          \
+        size_t b0 = 4 * q * B;                                                                     \
+        out += 4 * q;                                                                              \
         for (; b0 < n; b0 += 64 * (L), out++) {                                                    \
             size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
             out->v.FIELD = BNAME(x + b0, m, _mm256_set1_##SFX(ID), _mm256_set1_##SFX(ID));         \
