@@ -572,10 +572,10 @@ ParameterizedTest(reduce_param *p, reduce, column_short_blocks)
 }
 
 /* Rows of several whole blocks, which the AVX2 row kernel reads as four streams (a quarter of
- * the whole blocks each), and rows of whole chunk groups, which its multi-row kernel reads four
- * sets of 8 (f64: 4) rows at a time: single rows of 4, 5 and 7 blocks and a partial one, of 32,
- * 64 (a row kernel call) and 97 blocks, then 32 to 71 rows of 256 (f64: 128) elements or of a
- * whole block each, and rows of 2 to 33 whole blocks (reduce.c hands rows of up to 32 whole
+ * the whole blocks each), and rows of at least 8 whole chunk groups, which its multi-row kernel
+ * reads four sets of 8 (f64: 4) rows at a time: single rows of 4, 5 and 7 blocks and a partial one, of 32,
+ * 64 (a row kernel call) and 97 blocks, then 32 to 71 rows of 1 to 10 chunk groups (256, f64:
+ * 128 elements; from 8 groups on the four streams) or of a whole block each, and rows of 2 to 33 whole blocks (reduce.c hands rows of up to 32 whole
  * blocks to the multi-row kernel a block at a time), over the last axis, against the scalar
  * oracle. */
 ParameterizedTestParameters(reduce, many_block_rows)
@@ -598,8 +598,8 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
         const uint32_t one[2] = {1, lengths[i]}, two[2] = {2, lengths[i]};
         run_case(&r, p, 2, i % 2 ? two : one, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
     }
-    const uint32_t shapes[][2] = {{32, group},     {33, group},     {71, 2 * group}, {32, block},
-                                  {40, block},     {32, group + 1}, {33, 2 * block}, {70, 3 * block},
+    const uint32_t shapes[][2] = {{32, group},     {33, 8 * group}, {71, 10 * group}, {32, block},
+                                  {40, block},     {32, group + 1}, {33, 2 * block},  {70, 3 * block},
                                   {5, 32 * block}, {3, 33 * block}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         run_case(&r, p, 2, shapes[i], 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
