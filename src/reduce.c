@@ -239,7 +239,9 @@ static void rows_outputs(const reduce_plan *p, const char *in, char *out, uint64
     }
 }
 
-/* ROW outputs [u0, u1) whose groups are 2..ROWS_BATCH / 2 whole blocks: their blocks through
+/* ROW outputs [u0, u1) of the canonical float sums (ordered plans: their block values do not
+ * depend on where the block lies, unlike ARG* indexes) whose groups are 2..ROWS_BATCH / 2 whole
+ * blocks: their blocks through
  * the multi-row kernel as groups of one block each (the rows of consecutive outputs, when they
  * follow each other, in one call), then each output's block values folded in order as row_run
  * folds them. The kernels read rows of whole blocks as several streams at once, faster than a
@@ -438,7 +440,7 @@ static void units_task(exec_ctx *c, uint64_t u0, uint64_t u1)
                p->n <= p->block) {
         rows_outputs(p, c->in, c->out, u0, u1);
     } else if (p->shape == SHAPE_ROW && p->red.count == 1 && p->rows && p->kept.count > 0 &&
-               p->n % p->block == 0 && p->n / p->block <= ROWS_BATCH / 2) {
+               p->ordered && p->n % p->block == 0 && p->n / p->block <= ROWS_BATCH / 2) {
         block_rows_outputs(p, c->in, c->out, u0, u1);
     } else if (p->shape == SHAPE_ROW && p->red.count == 1) {
         for_each_output(p, c->in, c->out, p->kept.count, u0, u1 - u0, one_run, NULL);

@@ -608,6 +608,39 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
     run_case(&r, p, 3, spaced, 1, &axis2, -1, TU_LAYOUT_PACKED, 0);
 }
 
+#define DMLCPU_BLOCK_FREE_ELEMS 4096 /* the library's order-free block, DMLCPU_BLOCK_FREE */
+
+/* The order-free kinds over rows of 2 and 3 whole blocks (DMLCPU_BLOCK_FREE elements): these
+ * stay on the row kernel, whose ARG* indexes count from the row's start (the multi-row kernels'
+ * count from the start of each group they are given, so a block handed over as a group would
+ * give an index within the block). */
+ParameterizedTestParameters(reduce, free_kinds_block_rows)
+{
+    static reduce_param params[16];
+    static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT16,
+                                DMLCPU_DATA_TYPE_INT32, DMLCPU_DATA_TYPE_UINT8};
+    size_t n = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_ARGMAX, 0, DMLCPU_AXIS_DIRECTION_INCREASING, types[t]};
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_ARGMIN, 0, DMLCPU_AXIS_DIRECTION_DECREASING, types[t]};
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_MAX, 0, types[t]};
+    }
+    params[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_SUM, 0, DMLCPU_DATA_TYPE_INT32};
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, free_kinds_block_rows)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.free_kinds_block_rows", (uint64_t)p->op * 64 + (uint64_t)p->fn,
+                (uint64_t)p->type);
+    const uint32_t axis1 = 1;
+    const uint32_t shapes[][2] = {{33, 2 * DMLCPU_BLOCK_FREE_ELEMS}, {5, 3 * DMLCPU_BLOCK_FREE_ELEMS},
+                                  {2, 2 * DMLCPU_BLOCK_FREE_ELEMS}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        run_case(&r, p, 2, shapes[i], 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+}
+
 /* ---- signed zeros -------------------------------------------------------------------------- */
 
 /* Groups made only of -0 (or only of +0): the canonical order starts every lane at +0, so SUM
