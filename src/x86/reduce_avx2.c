@@ -264,14 +264,14 @@ DEF_MERGES(mul)
         }                                                                                          \
         return whole_##OPN##_##SFX(a);                                                             \
     }
-/* DEF_LANES for four blocks of n elements each at once (n a multiple of 8 chunks: whole blocks),
- * chunk by chunk in turn, each block with its own eight registers (kept in memory by the
- * compiler). The operations on each block are DEF_LANES', in its order. Four streams of input at
- * a time read memory faster than one on the machines measured: FLOAT32 blocks summed from 64 MiB
- * (AMD EPYC, 2 vCPUs; medians of 61 rounds alternated in one process) took 3.4-4.3 ms as four
- * streams of eight consecutive blocks against 4.4-4.9 ms one block after the other, while the
- * same loop with plain vertical adds, 2.9-3.2 ms alone, streams at the read ceiling; prefetching
- * 2-16 KiB ahead did not help the single stream. */
+/* DEF_LANES for four runs of n elements each at once (n a multiple of 8 chunks), 8 chunks of each
+ * in turn, each run with its own eight registers (kept in memory by the compiler). The operations
+ * on each run are DEF_LANES', in its order. Four streams of input at a time read memory faster
+ * than one on the machine measured: FLOAT32 blocks summed from 64 MiB (AMD EPYC, 2 vCPUs;
+ * medians of 61 rounds alternated in one process) took 3.4-4.3 ms as four streams of eight
+ * consecutive blocks against 4.2-4.9 ms one block after the other; the same loop with plain
+ * vertical adds took 3.0-3.8 ms in one stream, and prefetching 2-16 KiB ahead did not help the
+ * canonical one. */
 #define DEF_LANES4(L4NAME, T, V, EPV, LD, MAP, OPN, SFX)                                           \
     static inline __attribute__((always_inline)) void L4NAME(const T *const *p, size_t n, V id,   \
                                                               V *res)                              \
