@@ -101,8 +101,7 @@ static float fin_f32(reduce_finalize fin, float v, uint64_t n)
     switch (fin) {
     case FIN_DIV_N: return v / (float)n;
     case FIN_SQRT: return sqrtf(v);
-    case FIN_LOG: return DMLCPU_LOG_F32_SCALAR(v);
-    default: return v;
+    default: return v; /* FIN_LOG and FIN_LSE: store_logs */
     }
 }
 
@@ -111,8 +110,7 @@ static double fin_f64(reduce_finalize fin, double v, uint64_t n)
     switch (fin) {
     case FIN_DIV_N: return v / (double)n;
     case FIN_SQRT: return sqrt(v);
-    case FIN_LOG: return DMLCPU_LOG_F64_SCALAR(v);
-    default: return v;
+    default: return v; /* FIN_LOG and FIN_LSE: store_logs */
     }
 }
 
@@ -126,20 +124,60 @@ static void store_bits(void *dst, uint64_t bits, size_t size)
     }
 }
 
+/* LOG_SUM and LOG_SUM_EXP, every output of them (reduce_finish passes one): the logs of up to
+ * LOG_CHUNK outputs at a time through the plan's vector log (the bits of SLEEF's scalar log),
+ * then log(s) for LOG_SUM, m + log(s) for LOG_SUM_EXP where m is finite (else m). */
+#define LOG_CHUNK 64
+#define LOGS_OF(T, FIELD, LOGFN)                                                                   \
+    T l[LOG_CHUNK];                                                                                \
+    for (size_t i = 0; i < m; i++)                                                                 \
+        l[i] = lse ? pp[i].aux.FIELD : pp[i].v.FIELD;                                              \
+    p->LOGFN(l, m)
+#define LOG_RESULT(FIELD, i)                                                                       \
+    (!lse ? l[i] : isfinite(pp[i].v.FIELD) ? pp[i].v.FIELD + l[i] : pp[i].v.FIELD)
+static void store_logs(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
+                       ptrdiff_t os)
+{
+    const bool lse = p->finalize == FIN_LSE;
+    for (size_t j0 = 0; j0 < cnt; j0 += LOG_CHUNK) {
+        const size_t m = cnt - j0 < LOG_CHUNK ? cnt - j0 : LOG_CHUNK;
+        const partial *pp = parts + j0;
+        char *o = out + (ptrdiff_t)j0 * os;
+        if (p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
+            LOGS_OF(double, f64, log_f64);
+            for (size_t i = 0; i < m; i++) {
+                const double d = LOG_RESULT(f64, i);
+                memcpy(o + (ptrdiff_t)i * os, &d, sizeof d);
+            }
+            continue;
+        }
+        LOGS_OF(float, f32, log_f32);
+        for (size_t i = 0; i < m; i++) {
+            const float f = LOG_RESULT(f32, i);
+            if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
+                const uint16_t h = dmlcpu_f32_to_f16(f);
+                memcpy(o + (ptrdiff_t)i * os, &h, sizeof h);
+            } else {
+                memcpy(o + (ptrdiff_t)i * os, &f, sizeof f);
+            }
+        }
+    }
+}
+
 void reduce_finish(const reduce_plan *p, partial v, void *dst)
 {
     if (reduce_kind_is_arg(p->kind)) {
         store_bits(dst, v.aux.idx, dtype_size(p->out_type));
         return;
     }
+    if (p->finalize == FIN_LSE || p->finalize == FIN_LOG) {
+        store_logs(p, &v, 1, dst, 0);
+        return;
+    }
     switch (p->in_type) {
     case DMLCPU_DATA_TYPE_FLOAT16:
     case DMLCPU_DATA_TYPE_FLOAT32: {
-        float f = v.v.f32;
-        if (p->finalize == FIN_LSE)
-            f = isfinite(f) ? f + DMLCPU_LOG_F32_SCALAR(v.aux.f32) : f;
-        else
-            f = fin_f32(p->finalize, f, p->n);
+        const float f = fin_f32(p->finalize, v.v.f32, p->n);
         if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
             uint16_t h = dmlcpu_f32_to_f16(f);
             memcpy(dst, &h, 2);
@@ -149,11 +187,7 @@ void reduce_finish(const reduce_plan *p, partial v, void *dst)
         break;
     }
     case DMLCPU_DATA_TYPE_FLOAT64: {
-        double d = v.v.f64;
-        if (p->finalize == FIN_LSE)
-            d = isfinite(d) ? d + DMLCPU_LOG_F64_SCALAR(v.aux.f64) : d;
-        else
-            d = fin_f64(p->finalize, d, p->n);
+        const double d = fin_f64(p->finalize, v.v.f64, p->n);
         memcpy(dst, &d, 8);
         break;
     }
@@ -170,44 +204,6 @@ void reduce_finish(const reduce_plan *p, partial v, void *dst)
         const CT v_ = (CT)(EXPR);                                                                  \
         memcpy(out + (ptrdiff_t)j * os, &v_, sizeof v_);                                           \
     }
-/* LOG_SUM and LOG_SUM_EXP: the logs of up to LOG_CHUNK outputs at a time through the plan's
- * vector log, then the operations of reduce_finish. */
-#define LOG_CHUNK 64
-static void store_logs(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
-                       ptrdiff_t os)
-{
-    const bool lse = p->finalize == FIN_LSE;
-    for (size_t j0 = 0; j0 < cnt; j0 += LOG_CHUNK) {
-        const size_t m = cnt - j0 < LOG_CHUNK ? cnt - j0 : LOG_CHUNK;
-        const partial *pp = parts + j0;
-        char *o = out + (ptrdiff_t)j0 * os;
-        if (p->in_type == DMLCPU_DATA_TYPE_FLOAT64) {
-            double l[LOG_CHUNK];
-            for (size_t i = 0; i < m; i++)
-                l[i] = lse ? pp[i].aux.f64 : pp[i].v.f64;
-            p->log_f64(l, m);
-            for (size_t i = 0; i < m; i++) {
-                const double d = !lse ? l[i] : isfinite(pp[i].v.f64) ? pp[i].v.f64 + l[i] : pp[i].v.f64;
-                memcpy(o + (ptrdiff_t)i * os, &d, sizeof d);
-            }
-            continue;
-        }
-        float l[LOG_CHUNK];
-        for (size_t i = 0; i < m; i++)
-            l[i] = lse ? pp[i].aux.f32 : pp[i].v.f32;
-        p->log_f32(l, m);
-        for (size_t i = 0; i < m; i++) {
-            const float f = !lse ? l[i] : isfinite(pp[i].v.f32) ? pp[i].v.f32 + l[i] : pp[i].v.f32;
-            if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
-                const uint16_t h = dmlcpu_f32_to_f16(f);
-                memcpy(o + (ptrdiff_t)i * os, &h, sizeof h);
-            } else {
-                memcpy(o + (ptrdiff_t)i * os, &f, sizeof f);
-            }
-        }
-    }
-}
-
 void reduce_store_parts(const reduce_plan *p, const partial *parts, size_t cnt, char *out,
                         ptrdiff_t os)
 {

@@ -536,13 +536,16 @@ static size_t build_canonical_params(reduce_param *p)
             p[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, fns[f], 0, types[t]};
     return n;
 }
+/* The parameters of a test over build_canonical_params. */
+#define CANONICAL_PARAMETERS(NAME)                                                                 \
+    ParameterizedTestParameters(reduce, NAME)                                                      \
+    {                                                                                              \
+        static reduce_param params[32];                                                            \
+        size_t n = build_canonical_params(params);                                                 \
+        return cr_make_param_array(reduce_param, params, n);                                       \
+    }
 
-ParameterizedTestParameters(reduce, column_short_blocks)
-{
-    static reduce_param params[32];
-    size_t n = build_canonical_params(params);
-    return cr_make_param_array(reduce_param, params, n);
-}
+CANONICAL_PARAMETERS(column_short_blocks)
 
 ParameterizedTest(reduce_param *p, reduce, column_short_blocks)
 {
@@ -573,17 +576,12 @@ ParameterizedTest(reduce_param *p, reduce, column_short_blocks)
 
 /* Rows of several whole blocks, which the AVX2 row kernel reads as four streams (a quarter of
  * the whole blocks each), and rows of at least 8 whole chunk groups, which its multi-row kernel
- * reads four sets of 8 (f64: 4) rows at a time: single rows of 4, 5 and 7 blocks and a partial one, of 32,
- * 64 (a row kernel call) and 97 blocks, then 32 to 71 rows of 1 to 10 chunk groups (256, f64:
- * 128 elements; from 8 groups on the four streams) or of a whole block each, and rows of 2 to 33 whole blocks (reduce.c hands rows of up to 32 whole
- * blocks to the multi-row kernel a block at a time), over the last axis, against the scalar
- * oracle. */
-ParameterizedTestParameters(reduce, many_block_rows)
-{
-    static reduce_param params[32];
-    size_t n = build_canonical_params(params);
-    return cr_make_param_array(reduce_param, params, n);
-}
+ * reads four sets of 8 (f64: 4) rows at a time: single rows of 4, 5 and 7 blocks and a partial
+ * one, of 32, 64 (a row kernel call) and 97 blocks; then 32 to 71 rows of 1 to 10 chunk groups
+ * (256, f64: 128 elements; from 8 groups on the four streams) or of a whole block each, and rows
+ * of 2 to 33 whole blocks (reduce.c hands rows of up to 32 whole blocks to the multi-row kernel
+ * a block at a time); all over the last axis, against the scalar oracle. */
+CANONICAL_PARAMETERS(many_block_rows)
 
 ParameterizedTest(reduce_param *p, reduce, many_block_rows)
 {
