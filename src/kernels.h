@@ -109,9 +109,10 @@ typedef void (*reduce_col_fn)(const void *x, ptrdiff_t row_stride, size_t nrows,
                               uint64_t index_base, partial *out, void *scratch);
 /* index_base of a canonical column kernel (float sums, which need no index) may carry
  * DMLCPU_COL_SMALL: the operator's whole input is at most DMLCPU_COL_SMALL_BYTES, small enough to
- * be read from cache (FLOAT32 and FLOAT64 inputs: FLOAT16 measured no gain). A kernel may then take blocks of at most 4 L rows column strip by column
- * strip with their lanes in L1 (simd/col_short.h); streamed from memory that walk is slower than
- * the lane array's row order. The bits are the same either way. */
+ * be read from cache (FLOAT32 and FLOAT64 inputs: FLOAT16 measured no gain). A kernel may then
+ * take blocks of at most 4 L rows column strip by column strip with their lanes in L1
+ * (simd/col_short.h); streamed from memory that walk is slower than the lane array's row order.
+ * The bits are the same either way. */
 #define DMLCPU_COL_SMALL ((uint64_t)1 << 62)
 #define DMLCPU_COL_SMALL_BYTES ((uint64_t)1 << 20)
 

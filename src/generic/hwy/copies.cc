@@ -345,7 +345,8 @@ HWY_INLINE void StoreRow(T *HWY_RESTRICT d, const T *HWY_RESTRICT b, size_t n)
 #define DMLCPU_ROWS_INLINE
 #endif
 template <typename T, size_t EDGE, bool STREAM>
-DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr, size_t nc)
+DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr,
+                                      size_t nc)
 {
     constexpr size_t BR = kBlockRows<T>, BC = kBlockCols<T>, PAD = 32 / sizeof(T);
     alignas(64) T out[EDGE * (EDGE + PAD)];
