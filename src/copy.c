@@ -310,9 +310,11 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     op->isa = DMLCPU_ISA_SCALAR;
     dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
     transpose_fn transpose_stream = NULL;
+    copy_fn copy_stream = NULL;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
         if (tables[t]->copy[size_index(es)]) {
             p->copy = tables[t]->copy[size_index(es)];
+            copy_stream = tables[t]->copy_stream[size_index(es)];
             op->isa = tables[t]->isa;
         }
         if (tables[t]->fill[size_index(es)])
@@ -332,8 +334,12 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             op->isa = transpose_isa; /* the level of the kernel doing the work */
     }
     dmlcpu_status st = plan_tasks(op, es);
-    if (transpose_stream && p->bytes >= DMLCPU_STREAM_MIN_BYTES)
-        p->transpose = transpose_stream; /* larger than the caches: see kernels.h */
+    if (p->bytes >= DMLCPU_STREAM_MIN_BYTES) { /* larger than the caches: see kernels.h */
+        if (transpose_stream)
+            p->transpose = transpose_stream;
+        if (copy_stream)
+            p->copy = copy_stream;
+    }
     return st;
 }
 

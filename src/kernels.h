@@ -144,9 +144,10 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
                              ptrdiff_t src_col_stride, size_t nr, size_t nc);
 
-/* Transposes of at least this many bytes write the destination with non-temporal stores when
- * the kernel table has them (transpose_stream): copies larger than the caches, whose destination
- * lines would otherwise be read before they are written. A 4096 x 4096 FLOAT32 transpose (AVX2,
+/* Transposes and strided runs (SLICE with steps) of at least this many bytes write the
+ * destination with non-temporal stores when the kernel table has them (transpose_stream,
+ * copy_stream): copies larger than the caches, whose destination lines would otherwise be read
+ * before they are written. A 4096 x 4096 FLOAT32 transpose (AVX2,
  * the same tile code with and without, four runs) took 7-29% less time with them; a 512 KiB one
  * 10-15% more. */
 #define DMLCPU_STREAM_MIN_BYTES ((uint64_t)16 << 20)
@@ -172,6 +173,9 @@ typedef struct {
     reduce_rows_fn rows[RK_COUNT][12]; /* optional, even in the scalar table */
     reduce_col_fn col[RK_COUNT][12];
     copy_fn copy[4];
+    /* optional: copy[] whose strided runs into a unit-stride destination use non-temporal
+     * stores, for copies of at least DMLCPU_STREAM_MIN_BYTES (from the same table as copy[]) */
+    copy_fn copy_stream[4];
     fill_fn fill[4];
     transpose_fn transpose[4]; /* optional: copy.c has a portable tile copy */
     /* optional: transpose[] with non-temporal destination stores, for copies of at least

@@ -472,3 +472,63 @@ ParameterizedTest(copy_param *p, copy, transpose)
     for (int k = 0; k < (slice ? 0 : 2); k++)
         case_transpose(&r, type, slice, (17u << 20) / ref_type_size(type), 1);
 }
+
+/* ---- strided runs above DMLCPU_STREAM_MIN_BYTES ------------------------------------------ */
+
+/* SLICE of a 2-D packed tensor with a window step of -1, 2, 3 or 4 on its last dim and an output
+ * of more than 16 MiB: the levels that have them write these runs with non-temporal stores from
+ * the destination's first vector-aligned element on. Rows of an odd length start at every
+ * alignment; long rows (thousands of elements) take the streaming stores, short ones (61
+ * elements, below a KiB) the ordinary ones in the same copy. */
+static void case_steps(tu_rng *r, dmlcpu_data_type type, int32_t step, uint32_t cols)
+{
+    const uint64_t out_elements = (17u << 20) / ref_type_size(type);
+    const uint32_t abs_s = (uint32_t)(step < 0 ? -step : step);
+    uint32_t sizes[2], part[2], offsets[2] = {0, 0}, windows[2];
+    int32_t strides[2] = {1, step};
+    part[1] = cols;
+    part[0] = (uint32_t)(out_elements / cols + 1);
+    windows[0] = sizes[0] = part[0];
+    windows[1] = (cols - 1) * abs_s + 1;
+    offsets[1] = tu_below(r, 5);
+    sizes[1] = offsets[1] + windows[1] + tu_below(r, 5);
+    tensor_buf in, out;
+    tb_make(r, &in, type, 2, sizes, 1, TU_LAYOUT_PACKED);
+    tb_make(r, &out, type, 2, part, 0, TU_LAYOUT_PACKED);
+
+    char what[1024];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": SLICE input ", tu_rng_seed_value(r));
+    tu_describe_tensor(what, sizeof what, &in.t);
+    append(what, sizeof what, " output ");
+    tu_describe_tensor(what, sizeof what, &out.t);
+    append(what, sizeof what, " window offset %" PRIu32 " size %" PRIu32 " step %" PRId32,
+           offsets[1], windows[1], step);
+    dmlcpu_slice_operator_desc sd = {&in.desc, &out.desc, 2, offsets, windows, strides};
+    dmlcpu_operator_desc desc = {DMLCPU_OPERATOR_SLICE, &sd};
+    run_op(r, &desc, &in, 1, &out, 1, what);
+    tb_free(&in);
+    tb_free(&out);
+}
+
+ParameterizedTestParameters(copy, steps_stream)
+{
+    static copy_param params[4 * 4];
+    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
+    size_t n = 0;
+    for (int s = 0; s < 4; s++) /* op: the step's index */
+        for (int t = 0; t < 4; t++)
+            params[n++] = (copy_param){s, types[t]};
+    return cr_make_param_array(copy_param, params, n);
+}
+
+ParameterizedTest(copy_param *p, copy, steps_stream)
+{
+    static const int32_t steps[] = {-1, 2, 3, 4};
+    tu_rng r;
+    tu_rng_init(&r, "copy.steps_stream", (uint64_t)p->op, (uint64_t)p->type);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    case_steps(&r, type, steps[p->op], 4099 + 2 * tu_below(&r, 500));
+    if (!tu_reduced())
+        case_steps(&r, type, steps[p->op], 61);
+}

@@ -50,8 +50,56 @@ HWY_INLINE V ReverseLanes(D d, V v)
 // vector per store, the source read with whole vectors and reordered in registers: a reversal,
 // or the first of Highway's de-interleaved loads (even elements: two loads and a shuffle per
 // vector, where a gather costs a load per element). Any other strides, and the tails, take the
-// element loop.
-template <typename T>
+// element loop. STREAM (copies larger than the caches, kernels.h): those vector stores are
+// non-temporal, from the first vector-aligned element of the destination on, for runs of at
+// least kStreamRunBytes (the fence after them costs more than a short run saves).
+constexpr size_t kStreamRunBytes = 1024;
+template <bool STREAM, class D, class V, typename T>
+HWY_INLINE void StoreTo(D d, V v, T *HWY_RESTRICT p)
+{
+    if constexpr (STREAM)
+        hn::Stream(v, d, p);
+    else
+        hn::StoreU(v, d, p);
+}
+template <bool STREAM, typename T>
+HWY_INLINE void StridedRuns(T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_t ss, size_t &i,
+                            size_t n)
+{
+    const hn::ScalableTag<T> dt;
+    const size_t N = hn::Lanes(dt);
+    if (ss == -1) { // d[i] = s[-i]: reads s[-i - (N - 1) .. -i]
+        for (; i + N <= n; i += N)
+            StoreTo<STREAM>(dt, ReverseLanes(dt, hn::LoadU(dt, s - i - (N - 1))), d + i);
+    } else if (ss == 2) {
+        // d[i] = s[2i]. A vector reads s[2i .. 2i + 2N), so the last one must leave out
+        // s[2n - 1]: i + N < n. Two stores a step halve the loop's own cost.
+        hn::Vec<decltype(dt)> e0, o0, e1, o1;
+        for (; i + 2 * N < n; i += 2 * N) {
+            hn::LoadInterleaved2(dt, s + 2 * i, e0, o0);
+            hn::LoadInterleaved2(dt, s + 2 * i + 2 * N, e1, o1);
+            StoreTo<STREAM>(dt, e0, d + i);
+            StoreTo<STREAM>(dt, e1, d + i + N);
+        }
+        for (; i + N < n; i += N) {
+            hn::LoadInterleaved2(dt, s + 2 * i, e0, o0);
+            StoreTo<STREAM>(dt, e0, d + i);
+        }
+    } else if (ss == 3) { // reads s[3i .. 3i + 3N): i + N < n as above
+        hn::Vec<decltype(dt)> v0, v1, v2;
+        for (; i + N < n; i += N) {
+            hn::LoadInterleaved3(dt, s + 3 * i, v0, v1, v2);
+            StoreTo<STREAM>(dt, v0, d + i);
+        }
+    } else if (ss == 4) { // reads s[4i .. 4i + 4N): i + N < n as above
+        hn::Vec<decltype(dt)> v0, v1, v2, v3;
+        for (; i + N < n; i += N) {
+            hn::LoadInterleaved4(dt, s + 4 * i, v0, v1, v2, v3);
+            StoreTo<STREAM>(dt, v0, d + i);
+        }
+    }
+}
+template <typename T, bool STREAM>
 void CopyRun(void *dstv, ptrdiff_t ds, const void *srcv, ptrdiff_t ss, size_t n)
 {
     T *HWY_RESTRICT d = static_cast<T *>(dstv);
@@ -60,38 +108,24 @@ void CopyRun(void *dstv, ptrdiff_t ds, const void *srcv, ptrdiff_t ss, size_t n)
         memcpy(d, s, n * sizeof(T));
         return;
     }
-    const hn::ScalableTag<T> dt;
-    const size_t N = hn::Lanes(dt);
     size_t i = 0;
-    if (ds == 1 && ss == -1) { // d[i] = s[-i]: reads s[-i - (N - 1) .. -i]
-        for (; i + N <= n; i += N)
-            hn::StoreU(ReverseLanes(dt, hn::LoadU(dt, s - i - (N - 1))), dt, d + i);
-    } else if (ds == 1 && ss == 2) {
-        // d[i] = s[2i]. A vector reads s[2i .. 2i + 2N), so the last one must leave out
-        // s[2n - 1]: i + N < n. Two stores a step halve the loop's own cost.
-        hn::Vec<decltype(dt)> e0, o0, e1, o1;
-        for (; i + 2 * N < n; i += 2 * N) {
-            hn::LoadInterleaved2(dt, s + 2 * i, e0, o0);
-            hn::LoadInterleaved2(dt, s + 2 * i + 2 * N, e1, o1);
-            hn::StoreU(e0, dt, d + i);
-            hn::StoreU(e1, dt, d + i + N);
+    if (ds == 1 && (ss == -1 || (ss >= 2 && ss <= 4))) {
+        bool stream = false;
+        if constexpr (STREAM) {
+            const size_t bytes = hn::Lanes(hn::ScalableTag<T>()) * sizeof(T);
+            const size_t head = (size_t)(-(uintptr_t)d & (bytes - 1)) / sizeof(T);
+            stream = n * sizeof(T) >= kStreamRunBytes && (uintptr_t)d % sizeof(T) == 0;
+            if (stream) {
+                for (; i < head; i++)
+                    d[i] = s[(ptrdiff_t)i * ss];
+                StridedRuns<true>(d, s, ss, i, n);
+            }
         }
-        for (; i + N < n; i += N) {
-            hn::LoadInterleaved2(dt, s + 2 * i, e0, o0);
-            hn::StoreU(e0, dt, d + i);
-        }
-    } else if (ds == 1 && ss == 3) { // reads s[3i .. 3i + 3N): i + N < n as above
-        hn::Vec<decltype(dt)> v0, v1, v2;
-        for (; i + N < n; i += N) {
-            hn::LoadInterleaved3(dt, s + 3 * i, v0, v1, v2);
-            hn::StoreU(v0, dt, d + i);
-        }
-    } else if (ds == 1 && ss == 4) { // reads s[4i .. 4i + 4N): i + N < n as above
-        hn::Vec<decltype(dt)> v0, v1, v2, v3;
-        for (; i + N < n; i += N) {
-            hn::LoadInterleaved4(dt, s + 4 * i, v0, v1, v2, v3);
-            hn::StoreU(v0, dt, d + i);
-        }
+        if (!stream)
+            StridedRuns<false>(d, s, ss, i, n);
+        if constexpr (STREAM)
+            if (stream)
+                hwy::FlushStream();
     }
     for (; i < n; i++)
         d[(ptrdiff_t)i * ds] = s[(ptrdiff_t)i * ss];
@@ -370,10 +404,16 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
 
 void FillCopies(kernel_table *t)
 {
-    t->copy[0] = CopyRun<uint8_t>;
-    t->copy[1] = CopyRun<uint16_t>;
-    t->copy[2] = CopyRun<uint32_t>;
-    t->copy[3] = CopyRun<uint64_t>;
+    t->copy[0] = CopyRun<uint8_t, false>;
+    t->copy[1] = CopyRun<uint16_t, false>;
+    t->copy[2] = CopyRun<uint32_t, false>;
+    t->copy[3] = CopyRun<uint64_t, false>;
+#if HWY_TARGET != HWY_SCALAR
+    t->copy_stream[0] = CopyRun<uint8_t, true>;
+    t->copy_stream[1] = CopyRun<uint16_t, true>;
+    t->copy_stream[2] = CopyRun<uint32_t, true>;
+    t->copy_stream[3] = CopyRun<uint64_t, true>;
+#endif
     t->fill[0] = FillZero<uint8_t>;
     t->fill[1] = FillZero<uint16_t>;
     t->fill[2] = FillZero<uint32_t>;
