@@ -606,6 +606,30 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
     run_case(&r, p, 3, spaced, 1, &axis2, -1, TU_LAYOUT_PACKED, 0);
 }
 
+/* Column reductions over contiguous rows of 1 to 2 KiB, whose quads the AVX2 column kernel reads
+ * a row at a time (each row whole, the pairs summed in two buffers): rows of 1 KiB, of 2 KiB less
+ * a vector and of 1 KiB plus an element (which keep the interleaved loop), over 4 rows, a round
+ * of lanes and a partial quad, more than a block, and the middle axis of two slices. */
+CANONICAL_PARAMETERS(column_row_pairs)
+
+ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
+{
+    tu_rng r;
+    tu_rng_init(&r, "reduce.column_row_pairs", (uint64_t)p->fn, (uint64_t)p->type);
+    const uint32_t es = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 8 : p->type == DMLCPU_DATA_TYPE_FLOAT16 ? 2 : 4;
+    const uint32_t lanes = es == 8 ? 32 : 64, block = 64 * lanes;
+    const uint32_t k1 = 1024 / es, k2 = 2048 / es - 32 / (es == 2 ? 4 : es);
+    const uint32_t axis0 = 0, axis1 = 1;
+    const uint32_t shapes[][2] = {{4, k1}, {4 * lanes + 3, k1}, {4 * lanes + 2, k2},
+                                  {block + 7, k1}, {4 * lanes + 1, k1 + 1}};
+    const int reduced = tu_reduced();
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (!reduced || i != 3)
+            run_case(&r, p, 2, shapes[i], 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    const uint32_t mid[3] = {2, 2 * lanes + 5, k1};
+    run_case(&r, p, 3, mid, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+}
+
 #define DMLCPU_BLOCK_FREE_ELEMS 4096 /* the library's order-free block, DMLCPU_BLOCK_FREE */
 
 /* The order-free kinds over rows of 2 and 3 whole blocks (DMLCPU_BLOCK_FREE elements): these
