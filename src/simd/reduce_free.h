@@ -650,6 +650,48 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         bv[v] = blend_##S(w, b, e);                                                                \
         iv[v] = iblend_##S(iv[v], w, r0);                                                          \
     }
+/* COL_ARG_GROUP's walk over contiguous rows of COL_ARG_SEQ_MIN bytes to less than
+ * COL_ARG_SEQ_MAX (a group of 8 rows is then one piece of 4 to 16 KiB): each row read whole, in
+ * turn, the group's extremes and NaN marks per vector kept in ge and gn, then compared with the
+ * best as COL_ARG_GROUP does. The extreme of a group is exact whatever the order (a NaN sends
+ * the tile to the replay). The rows' vectors in turn, 8 rows interleaved within a few pages,
+ * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
+ * 5.6-6.9 ms that way and 4.4-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
+ * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
+ * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. */
+#define COL_ARG_SEQ_MIN 512
+#define COL_ARG_SEQ_MAX 2048
+#define COL_ARG_SEQ(T, S, EXT, BEAT)                                                               \
+    do {                                                                                           \
+        /* nv = ceil(K / E) <= this, as K * sizeof(T) < COL_ARG_SEQ_MAX */                       \
+        vec_##S ge[COL_ARG_SEQ_MAX / sizeof(T) / EPV_##S + 1];                                     \
+        lmask gn[COL_ARG_SEQ_MAX / sizeof(T) / EPV_##S + 1];                                       \
+        const ptrdiff_t pf = 16 * rs;                                                              \
+        for (size_t r0 = 0; r0 < nrows; r0 += COL_ARG_G) {                                         \
+            const size_t rn = MIN_SZ(COL_ARG_G, nrows - r0);                                       \
+            const char *rb = x + (ptrdiff_t)r0 * rs;                                               \
+            for (size_t i = 0; i < rn; i++) {                                                      \
+                const T *row = (const T *)(rb + (ptrdiff_t)i * rs);                                \
+                for (size_t v = 0; v < nv; v++) {                                                  \
+                    if (((v * E * sizeof(T)) & 63) == 0)                                           \
+                        PREFETCH_L1((const char *)(row + v * E) + pf);                             \
+                    vec_##S x0 = v * E + E <= K ? ld_##S(row + v * E)                              \
+                                                : ldn_##S(row + v * E, K - v * E, fill);           \
+                    KEEP(x0);                                                                      \
+                    const lmask n0 = NAN_##S ? nan_##S(x0, x0) : lm_zero();                        \
+                    ge[v] = i ? EXT##_##S(ge[v], x0) : x0;                                         \
+                    gn[v] = i ? lm_or(gn[v], n0) : n0;                                             \
+                }                                                                                  \
+            }                                                                                      \
+            for (size_t v = 0; v < nv; v++) {                                                      \
+                nanseen = lm_or(nanseen, gn[v]);                                                   \
+                const vec_##S b = bv[v];                                                           \
+                const lmask w = BEAT##_##S(ge[v], b);                                              \
+                bv[v] = blend_##S(w, b, ge[v]);                                                    \
+                iv[v] = iblend_##S(iv[v], w, r0);                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 #define COL_ARG_RESCAN(T, S, LAST, FIELD)                                                          \
     for (size_t v = 0; v * E < K; v++) {                                                           \
         lane_##S t[EPV_##S];                                                                       \
@@ -742,7 +784,10 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                 bv[v] = fill;                                                                      \
                 iv[v] = izero_##S();                                                               \
             }                                                                                      \
-            COL_WALK(COL_ARG_G, COL_ARG_GROUP, T, S, EXT, BEAT);                                   \
+            if (rs == (ptrdiff_t)(K * sizeof(T)) && rs >= COL_ARG_SEQ_MIN && rs < COL_ARG_SEQ_MAX)  \
+                COL_ARG_SEQ(T, S, EXT, BEAT);                                                      \
+            else                                                                                   \
+                COL_WALK(COL_ARG_G, COL_ARG_GROUP, T, S, EXT, BEAT);                               \
             if (!NAN_##S || !lm_any(nanseen)) {                                                    \
                 COL_ARG_RESCAN(T, S, LAST, FIELD);                                                 \
                 return;                                                                            \
