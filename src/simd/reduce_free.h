@@ -656,7 +656,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * best as COL_ARG_GROUP does. The extreme of a group is exact whatever the order (a NaN sends
  * the tile to the replay). The rows' vectors in turn, 8 rows interleaved within a few pages,
  * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
- * 5.6-6.9 ms that way and 4.4-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
+ * 5.6-6.9 ms that way and 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
  * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
  * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. */
 #define COL_ARG_SEQ_MIN 512

@@ -407,7 +407,7 @@ typedef __m128d half_pd;
                 _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(b), _mm256_extractf128_##SFX(b, 1)))); \
         }                                                                                          \
     }                                                                                              \
-    if (SEQ && !rem && nv <= COL_SEQ_MAX_NV && rs == (ptrdiff_t)(K * sizeof(T)) &&                         \
+    if (SEQ && !rem && nv <= COL_SEQ_MAX_NV && rs == (ptrdiff_t)(K * sizeof(T)) &&                \
         K * sizeof(T) >= COL_SEQ_MIN_BYTES && K * sizeof(T) < COL_SEQ_MAX_BYTES) {                  \
         /* contiguous rows of 1 to 2 KiB: a quad's rows read one after the other, each whole,    \
          * their pairs summed in two buffers (the quad's operations unchanged) */                \
