@@ -608,8 +608,9 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
 
 /* Column reductions over contiguous rows of 1 to 2 KiB, whose quads the AVX2 column kernel reads
  * a row at a time (each row whole, the pairs summed in two buffers): rows of 1 KiB, of 2 KiB less
- * a vector and of 1 KiB plus an element (which keep the interleaved loop), over 4 rows, a round
- * of lanes and a partial quad, more than a block, and the middle axis of two slices. */
+ * a vector and of 1 KiB plus an element (which keep the interleaved loop), over a round of lanes
+ * and a partial quad, more than a block, and the middle axis of two slices; and 4 rows of 1 KiB
+ * (a small operator: the short-block path). */
 CANONICAL_PARAMETERS(column_row_pairs)
 
 ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
