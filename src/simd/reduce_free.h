@@ -620,6 +620,16 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * to its best. A NaN anywhere sends the tile to the exact row replay. Used where a tile spans
  * at least COL_ARG_BIG bytes of rows: f32 [8,8192,256] over axis 1 took 8.5M cycles instead of
  * 12M; in L2 ([256,512] over axis 0) the scattered loads of the search made it 1.2x slower. */
+/* A group's extremes e (its NaN marks nm) against the best of vector v: lanes where e beats the
+ * best (BEAT) take e and the group's first row r0. */
+#define COL_ARG_TAKE(S, BEAT, e, nm)                                                               \
+    do {                                                                                           \
+        nanseen = lm_or(nanseen, (nm));                                                            \
+        const vec_##S b_ = bv[v];                                                                  \
+        const lmask w_ = BEAT##_##S((e), b_);                                                      \
+        bv[v] = blend_##S(w_, b_, (e));                                                            \
+        iv[v] = iblend_##S(iv[v], w_, r0);                                                         \
+    } while (0)
 #define COL_ARG_G DMLCPU_COL_ARG_GROUP
 #define COL_ARG_BIG (2u << 20)
 #define COL_ARG_GROUP(T, S, EXT, BEAT, LD)                                                         \
@@ -644,11 +654,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                 e = EXT##_##S(e, x0);                                                              \
             }                                                                                      \
         }                                                                                          \
-        nanseen = lm_or(nanseen, nm);                                                              \
-        const vec_##S b = bv[v];                                                                   \
-        const lmask w = BEAT##_##S(e, b);                                                          \
-        bv[v] = blend_##S(w, b, e);                                                                \
-        iv[v] = iblend_##S(iv[v], w, r0);                                                          \
+        COL_ARG_TAKE(S, BEAT, e, nm);                                                              \
     }
 /* COL_ARG_GROUP's walk over contiguous rows of COL_ARG_SEQ_MIN bytes to less than
  * COL_ARG_SEQ_MAX (a group of 8 rows is then one piece of 4 to 16 KiB): each row read whole, in
@@ -683,13 +689,8 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                     gn[v] = i ? lm_or(gn[v], n0) : n0;                                             \
                 }                                                                                  \
             }                                                                                      \
-            for (size_t v = 0; v < nv; v++) {                                                      \
-                nanseen = lm_or(nanseen, gn[v]);                                                   \
-                const vec_##S b = bv[v];                                                           \
-                const lmask w = BEAT##_##S(ge[v], b);                                              \
-                bv[v] = blend_##S(w, b, ge[v]);                                                    \
-                iv[v] = iblend_##S(iv[v], w, r0);                                                  \
-            }                                                                                      \
+            for (size_t v = 0; v < nv; v++)                                                        \
+                COL_ARG_TAKE(S, BEAT, ge[v], gn[v]);                                               \
         }                                                                                          \
     } while (0)
 #define COL_ARG_RESCAN(T, S, LAST, FIELD)                                                          \

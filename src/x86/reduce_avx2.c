@@ -413,24 +413,16 @@ typedef __m128d half_pd;
          * their pairs summed in two buffers (the quad's operations unchanged) */                \
         V ta[COL_SEQ_MAX_NV], tb[COL_SEQ_MAX_NV];                                                  \
         for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
-            const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                    \
-            for (size_t v = 0; v < nv; v++) {                                                      \
-                V aux = AUX(v * (EPV));                                                            \
-                (void)aux;                                                                         \
-                if (((v * (EPV) * sizeof(T)) & 63) == 0)                                           \
-                    _mm_prefetch((const char *)(r_0 + v * (EPV)) + COL_SEQ_AHEAD, _MM_HINT_T0);    \
-                ta[v] = MAP(LD(r_0 + v * (EPV)));                                                  \
-            }                                                                                      \
-            for (size_t i = 1; i < 4; i++) {                                                       \
-                const T *r_i = r_0 + i * K;                                                        \
+            for (size_t i = 0; i < 4; i++) { /* ta = r0 op r1, tb = r2 op r3 */                    \
+                const T *r_i = (const T *)(x + (ptrdiff_t)(r0 + i) * rs);                          \
                 V *t = i < 2 ? ta : tb;                                                            \
                 for (size_t v = 0; v < nv; v++) {                                                  \
-                    V aux = AUX(v * (EPV));                                                        \
+                    const V aux = AUX(v * (EPV));                                                  \
                     (void)aux;                                                                     \
                     if (((v * (EPV) * sizeof(T)) & 63) == 0)                                       \
                         _mm_prefetch((const char *)(r_i + v * (EPV)) + COL_SEQ_AHEAD, _MM_HINT_T0); \
-                    V e = MAP(LD(r_i + v * (EPV)));                                                \
-                    t[v] = i == 2 ? e : _mm256_##OPN##_##SFX(t[v], e);                             \
+                    const V e = MAP(LD(r_i + v * (EPV)));                                          \
+                    t[v] = i % 2 == 0 ? e : _mm256_##OPN##_##SFX(t[v], e);                         \
                 }                                                                                  \
             }                                                                                      \
             V *ln = (V *)lane[(r0 / 4) % (L)];                                                     \
