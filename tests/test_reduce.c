@@ -606,11 +606,12 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
     run_case(&r, p, 3, spaced, 1, &axis2, -1, TU_LAYOUT_PACKED, 0);
 }
 
-/* Column reductions over contiguous rows of 1 to 2 KiB, whose quads the AVX2 column kernel reads
- * a row at a time (each row whole, the pairs summed in two buffers): rows of 1 KiB, of 2 KiB less
- * a vector and of 1 KiB plus an element (which keep the interleaved loop), over a round of lanes
- * and a partial quad, more than a block, and the middle axis of two slices; and 4 rows of 1 KiB
- * (a small operator: the short-block path). */
+/* Column reductions over contiguous rows of about a kilobyte, whose quads the x86 column kernels
+ * read a row at a time (each row whole, the pairs summed in two buffers; simd/col_seq.h): AVX2
+ * takes rows of 1 KiB to less than 2 KiB, AVX-512 from 512 bytes. Rows of 1 KiB, of 2 KiB less
+ * an AVX2 vector and less an AVX-512 vector, of 512 bytes, and of 1 KiB plus an element (which
+ * keep the interleaved loop), over a round of lanes and a partial quad, more than a block, and
+ * the middle axis of two slices; and 4 rows of 1 KiB (a small operator: the short-block path). */
 CANONICAL_PARAMETERS(column_row_pairs)
 
 ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
@@ -620,9 +621,11 @@ ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
     const uint32_t es = p->type == DMLCPU_DATA_TYPE_FLOAT64 ? 8 : p->type == DMLCPU_DATA_TYPE_FLOAT16 ? 2 : 4;
     const uint32_t lanes = es == 8 ? 32 : 64, block = 64 * lanes;
     const uint32_t k1 = 1024 / es, k2 = 2048 / es - 32 / (es == 2 ? 4 : es);
+    const uint32_t k3 = 2048 / es - 64 / (es == 2 ? 4 : es), k0 = 512 / es;
     const uint32_t axis0 = 0, axis1 = 1;
     const uint32_t shapes[][2] = {{4, k1}, {4 * lanes + 3, k1}, {4 * lanes + 2, k2},
-                                  {block + 7, k1}, {4 * lanes + 1, k1 + 1}};
+                                  {block + 7, k1}, {4 * lanes + 1, k1 + 1}, {4 * lanes + 2, k3},
+                                  {4 * lanes + 3, k0}};
     const int reduced = tu_reduced();
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         if (!reduced || i != 3)

@@ -38,6 +38,7 @@
 #include <stdalign.h>
 
 #include "kernels.h"
+#include "simd/col_seq.h"
 #include "simd/col_short.h"
 #include "simd/lse_expf.h"
 #include "simd/sleef_math.h"
@@ -370,18 +371,10 @@ typedef __m128 half_ps;
 typedef __m128d half_pd;
 #define COL_QUAD(OPN, SFX, e0, e1, e2, e3)                                                         \
     _mm256_##OPN##_##SFX(_mm256_##OPN##_##SFX(e0, e1), _mm256_##OPN##_##SFX(e2, e3))
-/* Contiguous rows of COL_SEQ_MIN_BYTES to COL_SEQ_MAX_BYTES (a quad of rows: 4 to 8 KiB in one
- * piece) are read a row at a time rather than the four rows' vectors in turn: four interleaved
- * runs inside a page left the hardware prefetchers behind. Each row is prefetched COL_SEQ_AHEAD
- * bytes ahead, (r0 op r1) and (r2 op r3) are kept in two buffers (at most COL_SEQ_MAX_NV
- * vectors each), then op'ed into the lane: the quad's operations are unchanged. 8 x 8192 x 256
- * FLOAT32 over axis 1, alternated processes: 5.2-5.8 ms -> 4.1-4.3 ms (medians of 200); FLOAT16
- * rows of 1 KiB gained as much. Rows of 512 bytes and of 2 KiB (FLOAT64) were slower this way,
- * and so was LOG_SUM_EXP (SEQ = 0), bound by its exp. */
-#define COL_SEQ_MIN_BYTES 1024
-#define COL_SEQ_MAX_BYTES 2048 /* exclusive */
-#define COL_SEQ_MAX_NV 128
-#define COL_SEQ_AHEAD 16384
+/* SEQ: contiguous rows of 1 KiB to less than 2 KiB take simd/col_seq.h's walk (not LOG_SUM_EXP:
+ * SEQ = 0); on a Zen 3, rows of 512 bytes and of 2 KiB were slower that way. */
+#define COL_SEQ_LO 1024
+#define COL_SEQ_HI 2048
 #define COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, AUX, SEQ)                                  \
     /* lanes past the last quad stay the identity, and the tree skips them: x op id = x (a lane  \
      * is never -0), so short blocks do not pay for all L lanes */                               \
@@ -407,29 +400,8 @@ typedef __m128d half_pd;
                 _mm_##OPN##_##SFX(_mm256_cast##SFX##256_##SFX##128(b), _mm256_extractf128_##SFX(b, 1)))); \
         }                                                                                          \
     }                                                                                              \
-    if (SEQ && !rem && nv <= COL_SEQ_MAX_NV && rs == (ptrdiff_t)(K * sizeof(T)) &&                \
-        K * sizeof(T) >= COL_SEQ_MIN_BYTES && K * sizeof(T) < COL_SEQ_MAX_BYTES) {                  \
-        /* contiguous rows of 1 to 2 KiB: a quad's rows read one after the other, each whole,    \
-         * their pairs summed in two buffers (the quad's operations unchanged) */                \
-        V ta[COL_SEQ_MAX_NV], tb[COL_SEQ_MAX_NV];                                                  \
-        for (; r0 + 4 <= nrows; r0 += 4) {                                                         \
-            for (size_t i = 0; i < 4; i++) { /* ta = r0 op r1, tb = r2 op r3 */                    \
-                const T *r_i = (const T *)(x + (ptrdiff_t)(r0 + i) * rs);                          \
-                V *t = i < 2 ? ta : tb;                                                            \
-                for (size_t v = 0; v < nv; v++) {                                                  \
-                    const V aux = AUX(v * (EPV));                                                  \
-                    (void)aux;                                                                     \
-                    if (((v * (EPV) * sizeof(T)) & 63) == 0)                                       \
-                        _mm_prefetch((const char *)(r_i + v * (EPV)) + COL_SEQ_AHEAD, _MM_HINT_T0); \
-                    const V e = MAP(LD(r_i + v * (EPV)));                                          \
-                    t[v] = i % 2 == 0 ? e : _mm256_##OPN##_##SFX(t[v], e);                         \
-                }                                                                                  \
-            }                                                                                      \
-            V *ln = (V *)lane[(r0 / 4) % (L)];                                                     \
-            for (size_t v = 0; v < nv; v++)                                                        \
-                ln[v] = _mm256_##OPN##_##SFX(ln[v], _mm256_##OPN##_##SFX(ta[v], tb[v]));            \
-        }                                                                                          \
-    }                                                                                              \
+    if (SEQ && !rem && COL_SEQ_FITS(T, K, rs, COL_SEQ_LO, COL_SEQ_HI))                             \
+        COL_SEQ_QUADS(T, V, EPV, L, LD, MAP, _mm256_##OPN##_##SFX, AUX, COL_SEQ_HI);               \
     for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
         const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
