@@ -606,12 +606,16 @@ ParameterizedTest(reduce_param *p, reduce, many_block_rows)
     run_case(&r, p, 3, spaced, 1, &axis2, -1, TU_LAYOUT_PACKED, 0);
 }
 
-/* Column reductions over contiguous rows of about a kilobyte, whose quads the x86 column kernels
- * read a row at a time (each row whole, the pairs summed in two buffers; simd/col_seq.h): AVX2
- * takes rows of 1 KiB to less than 2 KiB, AVX-512 from 512 bytes. Rows of 1 KiB, of 2 KiB less
- * an AVX2 vector and less an AVX-512 vector, of 512 bytes, and of 1 KiB plus an element (which
- * keep the interleaved loop), over a round of lanes and a partial quad, more than a block, and
- * the middle axis of two slices; and 4 rows of 1 KiB (a small operator: the short-block path). */
+/* The x86 column kernels' walks for blocks streamed from memory (simd/col_seq.h: at least 1 MiB
+ * read in one call). Contiguous rows of about a kilobyte have their quads read a row at a time
+ * (each row whole, the pairs summed in two buffers): AVX2 takes rows of 1 KiB to less than
+ * 2 KiB, AVX-512 from 512 bytes. Tiles over more than 256 bytes of each row have quads q and
+ * q + L read together and folded in turn. Cases past 1 MiB, each with a partial quad: rows of
+ * 512 bytes, of 2 KiB less an AVX2 vector and less an AVX-512 vector, of 1 KiB over more than a
+ * block, the middle axis of two slices of 1 KiB rows, and rows of 2 KiB over two rounds of paired
+ * quads (16 L + 5 rows); in cache, where the lane loop reads them: 4 rows of 1 KiB (a small
+ * operator: the short-block path), 4 L + 3 rows of 1 KiB, 4 L + 1 rows of 1 KiB plus an element.
+ * The reduced set (emulators, sanitizers) leaves out the block and shrinks the middle axis. */
 CANONICAL_PARAMETERS(column_row_pairs)
 
 ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
@@ -622,15 +626,18 @@ ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
     const uint32_t lanes = es == 8 ? 32 : 64, block = 64 * lanes;
     const uint32_t k1 = 1024 / es, k2 = 2048 / es - 32 / (es == 2 ? 4 : es);
     const uint32_t k3 = 2048 / es - 64 / (es == 2 ? 4 : es), k0 = 512 / es;
+    /* rows of k columns past 1 MiB, ending in a partial quad */
+#define PAST_1M(k) ((1u << 20) / ((k) * es) + 4 * lanes + 3)
     const uint32_t axis0 = 0, axis1 = 1;
-    const uint32_t shapes[][2] = {{4, k1}, {4 * lanes + 3, k1}, {4 * lanes + 2, k2},
-                                  {block + 7, k1}, {4 * lanes + 1, k1 + 1}, {4 * lanes + 2, k3},
-                                  {4 * lanes + 3, k0}};
+    const uint32_t shapes[][2] = {{4, k1},           {4 * lanes + 3, k1}, {4 * lanes + 1, k1 + 1},
+                                  {PAST_1M(k0), k0}, {PAST_1M(k2), k2},   {PAST_1M(k3), k3},
+                                  {16 * lanes + 5, 2048 / es},            {block + 7, k1}};
     const int reduced = tu_reduced();
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        if (!reduced || i != 3)
+        if (!reduced || i < 7)
             run_case(&r, p, 2, shapes[i], 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
-    const uint32_t mid[3] = {2, 2 * lanes + 5, k1};
+    const uint32_t mid[3] = {2, reduced ? 2 * lanes + 5 : PAST_1M(k1), k1};
+#undef PAST_1M
     run_case(&r, p, 3, mid, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
 }
 

@@ -296,6 +296,9 @@ DEF_MERGES(mul)
         r0 = NARROW_##SFX(T, V, EPV, L, LD, LDM, MAP, OPN, AUX);                                   \
     if (SEQ && last == (EPV) && COL_SEQ_FITS(T, K, rs, COL_SEQ_LO, COL_SEQ_HI))                    \
         COL_SEQ_QUADS(T, V, EPV, L, LD, MAP, _mm512_##OPN##_##SFX, AUX, COL_SEQ_HI);               \
+    /* paired quads (simd/col_seq.h), prefetching as the lane loop does (pfw) */                \
+    if (last == (EPV) && K * sizeof(T) > 256 && COL_STREAMED(T, K, nrows))                         \
+        COL_PAIR_QUADS(T, V, EPV, L, LD, MAP, _mm512_##OPN##_##SFX, AUX, pfw);                     \
     for (; r0 + 4 <= nrows; r0 += 4) {                                                             \
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);                                        \
         const T *r_1 = (const T *)((const char *)r_0 + rs);                                        \
