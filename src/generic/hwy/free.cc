@@ -153,12 +153,13 @@ HWY_INLINE hn::TFromD<D> ExtOfLanes(D, hn::Vec<D> v)
     return static_cast<hn::TFromD<D>>(ExtOfLanes<IS_MAX>(dw, IS_MAX ? hn::Max(even, odd) : hn::Min(even, odd)));
 }
 
-// OP over the lanes of v, with Highway's reductions where it has one.
+// OP over the lanes of v, with Highway's reductions for the extremes. Not for sums: on AVX3
+// Highway's SumOfLanes of 32- and 64-bit integers is GCC's _mm512_reduce_add_epi32/epi64, which
+// adds in signed C arithmetic, so a sum that wraps (as integer sums may) is undefined behaviour
+// there (UndefinedBehaviorSanitizer: "signed integer overflow" in avx512fintrin.h). The lanes are
+// summed in OpAdd's unsigned arithmetic instead, once per row or block.
 template <class Op> struct LaneFold {
     template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return FoldLanes<Op>(d, v); }
-};
-template <> struct LaneFold<OpAdd> {
-    template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return hn::GetLane(hn::SumOfLanes(d, v)); }
 };
 template <> struct LaneFold<OpMax> {
     template <class D> static hn::TFromD<D> Do(D d, hn::Vec<D> v) { return ExtOfLanes<true>(d, v); }
