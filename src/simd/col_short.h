@@ -1,7 +1,7 @@
 /* Column sums of short blocks, written once for the vector tiers (x86/reduce_avx2.c,
- * arm/reduce_neon.c): a block of at most 4 L rows (L lanes of SPEC 4: 64 f32 / 32 f64), where
- * each lane takes at most one quad, of an operator whose whole input is small
- * (DMLCPU_COL_SMALL, kernels.h).
+ * x86/reduce_avx512.c, arm/reduce_neon.c): a block of at most 4 L rows (L lanes of SPEC 4: 64
+ * f32 / 32 f64), where each lane takes at most one quad, of an operator whose whole input is
+ * small (DMLCPU_COL_SMALL, kernels.h).
  *
  * The lane-array kernels keep L lanes per column of the tile (up to DMLCPU_COL_TILE columns) in
  * the caller's scratch: set to the identity, each quad folded in, then the halving tree. With one

@@ -23,6 +23,7 @@
 
 #include "kernels.h"
 #include "simd/col_seq.h"
+#include "simd/col_short.h"
 #include "simd/lse_expf.h"
 #include "simd/sleef_math.h"
 
@@ -435,6 +436,14 @@ DEF_MERGES(mul)
     NARROW_BODY(T, V, EPV, L, LD, LDM, MAP, OPN, pd, AUX, int64_t, _mm512_permutex2var_pd)
 
 #define NO_AUX(o) id
+/* the short-block body's tail loads (simd/col_short.h) */
+#define LDM_F32_TL(p) LDM_F32(p, last, fill)
+#define LDM_F16_TL(p) LDM_F16(p, last, fill)
+#define LDM_F64_TL(p) LDM_F64(p, last, fill)
+/* Blocks of at most 4 L rows of a small operator (DMLCPU_COL_SMALL) go column strip by column
+ * strip with their lanes in L1 (simd/col_short.h), as on AVX2 and NEON. On a Zen 4, alternated
+ * processes (medians of 3 and 4 bench runs): 256 x 512 FLOAT32 over axis 0 9 -> 6 us (1.48-1.53x
+ * for SUM, L1, L2, MULTIPLY, AVERAGE), 8 x 64 x 256 over axis 1 1.22-1.29x. */
 #define DEF_COL(NAME, T, V, S, EPV, L, LD, LDM, MAP, OPN, SFX, ID, FIELD)                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
                      partial *out, void *scratch)                                                  \
@@ -445,6 +454,12 @@ DEF_MERGES(mul)
         const V id = _mm512_set1_##SFX(ID), fill = id;                                             \
         const size_t nv = (K + (EPV) - 1) / (EPV);                                                 \
         const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \
+        const size_t nfull = last == (EPV) ? nv : nv - 1;                                          \
+        if (nrows <= 4 * (L) && (index_base & DMLCPU_COL_SMALL)) {                                 \
+            COL_SHORT(V, S, EPV, T, LD, LDM##_TL, MAP, _mm512_##OPN##_##SFX, id,                \
+                      _mm512_store_##SFX, FIELD);                                                  \
+            return;                                                                                \
+        }                                                                                          \
         COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX, 1)                                 \
         for (size_t k = 0; k < K; k++)                                                             \
             out[k].v.FIELD = lane[0][k];                                                           \
