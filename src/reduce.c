@@ -616,7 +616,8 @@ static uint64_t next_pow2(uint64_t v)
 }
 
 /* Columns per column tile: the order-free kinds keep one running value per column and take
- * whole rows (up to DMLCPU_COL_FREE_BYTES), the canonical sums 64 lanes and DMLCPU_COL_TILE. */
+ * whole rows (up to DMLCPU_COL_FREE_BYTES), the canonical sums 64 lanes and DMLCPU_COL_TILE (or
+ * whole rows of a large operator: plan_tiles, DMLCPU_COL_WIDE_TILE). */
 static uint32_t widest_col_tile(const reduce_plan *p)
 {
     return p->ordered ? DMLCPU_COL_TILE : DMLCPU_COL_FREE_BYTES / (uint32_t)dtype_size(p->in_type);
@@ -658,6 +659,7 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     uint64_t outputs = 1;
     for (int i = 0; i < k->count; i++)
         outputs *= k->size[i];
+    const uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
     p->col_tile = 1;
     p->col_depth = 1;
     p->col_hint = 0;
@@ -668,8 +670,12 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
             blocks *= r->size[i];
         while (blocks >>= 1)
             p->col_depth++;
-        uint32_t inner = k->size[k->count - 1];
-        p->col_tile = inner < widest_col_tile(p) ? inner : widest_col_tile(p);
+        uint32_t inner = k->size[k->count - 1], widest = widest_col_tile(p);
+        if (p->ordered && r->in[r->count - 1] == (ptrdiff_t)inner && inner <= DMLCPU_COL_WIDE_TILE &&
+            inner * dtype_size(p->in_type) <= DMLCPU_COL_WIDE_BYTES &&
+            bytes >= DMLCPU_COL_WIDE_MIN_BYTES)
+            widest = inner; /* whole rows back to back: see DMLCPU_COL_WIDE_TILE */
+        p->col_tile = inner < widest ? inner : widest;
         p->units = outputs / inner * ((inner + p->col_tile - 1) / p->col_tile);
     } else {
         p->units = outputs;
@@ -679,7 +685,6 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     p->split_len = 0;
     p->slots = 1;
     unsigned threads = parallel_threads(par);
-    uint64_t bytes = outputs * p->n * dtype_size(p->in_type);
     /* FLOAT16 columns are bound by their conversions: the strip walk measured no faster there */
     if (p->shape == SHAPE_COL && p->ordered && bytes <= DMLCPU_COL_SMALL_BYTES &&
         p->in_type != DMLCPU_DATA_TYPE_FLOAT16)

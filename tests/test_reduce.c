@@ -641,6 +641,29 @@ ParameterizedTest(reduce_param *p, reduce, column_row_pairs)
     run_case(&r, p, 3, mid, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
 }
 
+/* Whole rows of more than 1024 columns back to back, at least 24 MiB in all: the column tile
+ * spans the row (DMLCPU_COL_WIDE_TILE). FLOAT32 rows of 1600 columns (a masked last vector) over
+ * a block and a partial quad, FLOAT64 over a block and a half, FLOAT16 rows of 4096 columns, the
+ * widest tile. The reduced set (emulators, sanitizers) runs SUM and LOG_SUM_EXP only. */
+CANONICAL_PARAMETERS(column_wide_rows)
+
+ParameterizedTest(reduce_param *p, reduce, column_wide_rows)
+{
+    if (tu_reduced() && p->fn != DMLCPU_REDUCE_FUNCTION_SUM &&
+        p->fn != DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP)
+        return;
+    tu_rng r;
+    tu_rng_init(&r, "reduce.column_wide_rows", (uint64_t)p->fn, (uint64_t)p->type);
+    const uint32_t axis0 = 0;
+    const uint32_t shape[2][2] = {{4096 + 7, 1600}, {3 * 1024 + 5, 1040}};
+    const uint32_t f16[2] = {4096 + 7, 4096};
+    run_case(&r, p, 2,
+             p->type == DMLCPU_DATA_TYPE_FLOAT16 ? f16
+             : p->type == DMLCPU_DATA_TYPE_FLOAT64 ? shape[1]
+                                                   : shape[0],
+             1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+}
+
 #define DMLCPU_BLOCK_FREE_ELEMS 4096 /* the library's order-free block, DMLCPU_BLOCK_FREE */
 
 /* The order-free kinds over rows of 2 and 3 whole blocks (DMLCPU_BLOCK_FREE elements): these
