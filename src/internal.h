@@ -87,6 +87,7 @@ typedef struct {
     fill_fn fill;
     transpose_fn transpose;     /* tiles with contiguous source columns and destination rows */
     expand2_fn expand2;         /* SLICE_GRAD rows with a window step of 2 */
+    void (*stream_fence)(void); /* after each task, when copy or transpose streams */
 } copy_plan;
 
 struct dmlcpu_operator {

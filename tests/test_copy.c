@@ -259,6 +259,67 @@ static void case_split_join(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uin
         tb_free(&parts[k]);
 }
 
+/* JOIN and SPLIT along the last dim of packed [rows, sum of widths] tensors of more than 16 MiB:
+ * contiguous runs of a KiB or more are written with non-temporal stores where the level has them
+ * (one fence per task), and on one thread the parts go in lockstep, row range by row range. The
+ * parts' widths put their rows at every alignment; UINT8 has a part below a KiB (ordinary
+ * stores in the same copy). One thread, then a random thread setting. */
+static void case_split_join_stream(tu_rng *r, dmlcpu_data_type type, int join)
+{
+    static const uint32_t widths_u8[4] = {1030, 1500, 700, 2000}, widths_f32[4] = {300, 257, 511, 100};
+    const uint32_t *widths = type == DMLCPU_DATA_TYPE_UINT8 ? widths_u8 : widths_f32;
+    const uint32_t cols = widths[0] + widths[1] + widths[2] + widths[3];
+    const uint32_t whole[2] = {(uint32_t)((17u << 20) / (cols * ref_type_size(type)) + 1), cols};
+    tensor_buf w, parts[4];
+    dmlcpu_tensor_desc part_descs[4];
+    tb_make(r, &w, type, 2, whole, !join, TU_LAYOUT_PACKED);
+    for (uint32_t k = 0; k < 4; k++) {
+        const uint32_t sizes[2] = {whole[0], widths[k]};
+        tb_make(r, &parts[k], type, 2, sizes, join, TU_LAYOUT_PACKED);
+        part_descs[k] = parts[k].desc;
+    }
+    char what[1024];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": %s axis 1 whole ", tu_rng_seed_value(r),
+             join ? "JOIN" : "SPLIT");
+    tu_describe_tensor(what, sizeof what, &w.t);
+    dmlcpu_split_operator_desc sd = {&w.desc, 4, part_descs, 1};
+    dmlcpu_join_operator_desc jd = {4, part_descs, &w.desc, 1};
+    dmlcpu_operator_desc desc = {join ? DMLCPU_OPERATOR_JOIN : DMLCPU_OPERATOR_SPLIT,
+                                 join ? (const void *)&jd : (const void *)&sd};
+    for (int pass = 0; pass < 2; pass++) {
+        forced_threads = pass == 0 ? 1 : 0;
+        if (join)
+            run_op(r, &desc, parts, 4, &w, 1, what);
+        else
+            run_op(r, &desc, &w, 1, parts, 4, what);
+    }
+    forced_threads = 0;
+    tb_free(&w);
+    for (uint32_t k = 0; k < 4; k++)
+        tb_free(&parts[k]);
+}
+
+/* UINT8 and FLOAT32, JOIN and SPLIT; the reduced set (emulators, sanitizers) JOIN UINT8 and
+ * SPLIT FLOAT32. */
+ParameterizedTestParameters(copy, split_join_stream)
+{
+    static copy_param params[4];
+    size_t n = 0;
+    for (int join = 0; join < 2; join++)
+        for (int t = 0; t < 2; t++)
+            if (!tu_reduced() || join != t)
+                params[n++] = (copy_param){join ? DMLCPU_OPERATOR_JOIN : DMLCPU_OPERATOR_SPLIT,
+                                           t ? DMLCPU_DATA_TYPE_FLOAT32 : DMLCPU_DATA_TYPE_UINT8};
+    return cr_make_param_array(copy_param, params, n);
+}
+
+ParameterizedTest(copy_param *p, copy, split_join_stream)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.split_join_stream", (uint64_t)p->op, (uint64_t)p->type);
+    case_split_join_stream(&r, (dmlcpu_data_type)p->type, p->op == DMLCPU_OPERATOR_JOIN);
+}
+
 /* ---- IDENTITY ----------------------------------------------------------------------------- */
 
 static void case_identity(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uint32_t budget)
