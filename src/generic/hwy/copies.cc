@@ -159,9 +159,18 @@ void Expand2(void *dstv, const void *srcv, ptrdiff_t ss, size_t count)
     const size_t N = hn::Lanes(dt);
     const auto zero = hn::Zero(dt);
     size_t i = 0;
-    if (ss == 1)
+    if (ss == 1) {
         for (; i + N < count; i += N) // writes d[2i .. 2i + 2N), within 2 count - 1
             hn::StoreInterleaved2(hn::LoadU(dt, s + i), zero, dt, d + 2 * i);
+        // the rest in 16-byte vectors where the target's are wider: rows of a few hundred
+        // elements left up to 63 to the element loop (bench, 5 alternated runs on a Zen 4 at
+        // AVX3, 512 KiB: UINT8 25 -> 15 us, FLOAT16 19 -> 12 us)
+        const hn::CappedTag<T, 16 / sizeof(T)> dq;
+        const size_t Q = hn::Lanes(dq);
+        if (Q < N)
+            for (; i + Q < count; i += Q)
+                hn::StoreInterleaved2(hn::LoadU(dq, s + i), hn::Zero(dq), dq, d + 2 * i);
+    }
     for (; i < count; i++) {
         d[2 * i] = s[(ptrdiff_t)i * ss];
         if (i + 1 < count)
