@@ -368,9 +368,10 @@ HWY_INLINE void StoreRow(T *HWY_RESTRICT d, const T *HWY_RESTRICT b, size_t n)
 // are contiguous (transpose_fn): dst[r * dr + c] = src[c * sc + r] (strides in elements). Blocks
 // are transposed in registers from the source into a buffer, a block's source columns at a time
 // down the tile (so each source line is read in one go), and the buffer's rows are then written
-// to the destination rows in one go each; edges that do not fill a block are copied element by
-// element. Blocks written straight to the destination are slow when its rows are a multiple of
-// 4 KiB apart (many lines of one cache set written at a time, and a TLB entry per row); the
+// to the destination rows in one go each; edges that do not fill a block are blocks too, ending
+// at the tile's last row or column and overlapping blocks already done (the same values), unless
+// the tile is narrower than a block (then element by element). Blocks written straight to the
+// destination are slow when its rows are a multiple of 4 KiB apart (many lines of one cache set written at a time, and a TLB entry per row); the
 // buffer (pitch: a tile side and 32 bytes, so a block's rows are not on one cache set) stays in
 // L1. STREAM: the destination rows are written with non-temporal stores (the caller fences), for
 // copies larger than the caches: no destination line is read before it is written, and the
@@ -403,10 +404,24 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
     for (size_t c0 = 0; c0 < cfull; c0 += BC)
         for (size_t r0 = 0; r0 < rfull; r0 += BR)
             TransposeBlock<T>(out + r0 * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + r0, sc);
-    if (rfull < nr || cfull < nc)
-        for (size_t c = 0; c < nc; c++) // the edges that do not fill a block
+    if ((rfull < nr || cfull < nc) && nr >= BR && nc >= BC) {
+        // the edges as blocks that end at the tile's last row or column, overlapping blocks
+        // already done (which write the same values there)
+        const size_t rl = nr - BR, cl = nc - BC;
+        if (rfull < nr)
+            for (size_t c0 = 0; c0 < cfull; c0 += BC)
+                TransposeBlock<T>(out + rl * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + rl, sc);
+        if (cfull < nc) {
+            for (size_t r0 = 0; r0 < rfull; r0 += BR)
+                TransposeBlock<T>(out + r0 * op + cl, (ptrdiff_t)op, s + (ptrdiff_t)cl * sc + r0, sc);
+            if (rfull < nr)
+                TransposeBlock<T>(out + rl * op + cl, (ptrdiff_t)op, s + (ptrdiff_t)cl * sc + rl, sc);
+        }
+    } else if (rfull < nr || cfull < nc) {
+        for (size_t c = 0; c < nc; c++) // the edges of a tile narrower than a block
             for (size_t r = c < cfull ? rfull : 0; r < nr; r++)
                 out[r * op + c] = s[(ptrdiff_t)c * sc + r];
+    }
     for (size_t r = 0; r < nr; r++)
         StoreRow<STREAM>(d + (ptrdiff_t)r * dr, out + r * op, nc);
 }
