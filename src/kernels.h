@@ -109,8 +109,8 @@ typedef void (*reduce_row_fn)(const void *x, size_t n, uint64_t index_base, part
 typedef void (*reduce_rows_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t n,
                                partial *out);
 
-/* Column kernel: ncols (1..DMLCPU_COL_WIDE_TILE) adjacent outputs whose elements are contiguous in a
- * row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
+/* Column kernel: ncols (1..DMLCPU_COL_WIDE_TILE) adjacent outputs whose elements are contiguous
+ * in a row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
  * bytes, starting at a block boundary (order-free kinds: at any row; index_base is then the
  * group index of row 0). Writes one partial per column: out[0..ncols). scratch:
  * DMLCPU_COL_SCRATCH(ncols) bytes, 64-byte aligned, the kernel's own (lanes, running values).

@@ -671,7 +671,8 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
         while (blocks >>= 1)
             p->col_depth++;
         uint32_t inner = k->size[k->count - 1], widest = widest_col_tile(p);
-        if (p->ordered && r->in[r->count - 1] == (ptrdiff_t)inner && inner <= DMLCPU_COL_WIDE_TILE &&
+        if (p->ordered && r->in[r->count - 1] == (ptrdiff_t)inner &&
+            inner <= DMLCPU_COL_WIDE_TILE &&
             inner * dtype_size(p->in_type) <= DMLCPU_COL_WIDE_BYTES &&
             bytes >= DMLCPU_COL_WIDE_MIN_BYTES)
             widest = inner; /* whole rows back to back: see DMLCPU_COL_WIDE_TILE */

@@ -266,7 +266,8 @@ static void case_split_join(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uin
  * stores in the same copy). One thread, then a random thread setting. */
 static void case_split_join_stream(tu_rng *r, dmlcpu_data_type type, int join)
 {
-    static const uint32_t widths_u8[4] = {1030, 1500, 700, 2000}, widths_f32[4] = {300, 257, 511, 100};
+    static const uint32_t widths_u8[4] = {1030, 1500, 700, 2000};
+    static const uint32_t widths_f32[4] = {300, 257, 511, 100};
     const uint32_t *widths = type == DMLCPU_DATA_TYPE_UINT8 ? widths_u8 : widths_f32;
     const uint32_t cols = widths[0] + widths[1] + widths[2] + widths[3];
     const uint32_t whole[2] = {(uint32_t)((17u << 20) / (cols * ref_type_size(type)) + 1), cols};

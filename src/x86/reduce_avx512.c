@@ -599,7 +599,7 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8
         (void)index_base;                                                                          \
         S *mcol = scratch;                                                                         \
         S(*lane)[DMLCPU_COL_PITCH(K)] = (void *)(mcol + DMLCPU_COL_PITCH(K));                      \
-        uint16_t nanv[DMLCPU_COL_WIDE_TILE / (EPV)];                                                    \
+        uint16_t nanv[DMLCPU_COL_WIDE_TILE / (EPV)];                                               \
         const V id = _mm512_setzero_##SFX(), fill = _mm512_set1_##SFX(-INFINITY);                 \
         const size_t nv = (K + (EPV) - 1) / (EPV);                                                 \
         const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \

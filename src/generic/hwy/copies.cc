@@ -371,8 +371,9 @@ HWY_INLINE void StoreRow(T *HWY_RESTRICT d, const T *HWY_RESTRICT b, size_t n)
 // to the destination rows in one go each; edges that do not fill a block are blocks too, ending
 // at the tile's last row or column and overlapping blocks already done (the same values), unless
 // the tile is narrower than a block (then element by element). Blocks written straight to the
-// destination are slow when its rows are a multiple of 4 KiB apart (many lines of one cache set written at a time, and a TLB entry per row); the
-// buffer (pitch: a tile side and 32 bytes, so a block's rows are not on one cache set) stays in
+// destination are slow when its rows are a multiple of 4 KiB apart (many lines of one cache set
+// written at a time, and a TLB entry per row); the buffer (pitch: a tile side and 32 bytes, so a
+// block's rows are not on one cache set) stays in
 // L1. STREAM: the destination rows are written with non-temporal stores (the caller fences), for
 // copies larger than the caches: no destination line is read before it is written, and the
 // source is not evicted by the destination.
@@ -401,21 +402,24 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
     const T *s = reinterpret_cast<const T *>(src);
     const size_t op = nc + PAD; // pitch
     const size_t rfull = nr / BR * BR, cfull = nc / BC * BC;
+    const auto block = [&](size_t r0, size_t c0) {
+        TransposeBlock<T>(out + r0 * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + r0, sc);
+    };
     for (size_t c0 = 0; c0 < cfull; c0 += BC)
         for (size_t r0 = 0; r0 < rfull; r0 += BR)
-            TransposeBlock<T>(out + r0 * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + r0, sc);
+            block(r0, c0);
     if ((rfull < nr || cfull < nc) && nr >= BR && nc >= BC) {
         // the edges as blocks that end at the tile's last row or column, overlapping blocks
         // already done (which write the same values there)
         const size_t rl = nr - BR, cl = nc - BC;
         if (rfull < nr)
             for (size_t c0 = 0; c0 < cfull; c0 += BC)
-                TransposeBlock<T>(out + rl * op + c0, (ptrdiff_t)op, s + (ptrdiff_t)c0 * sc + rl, sc);
+                block(rl, c0);
         if (cfull < nc) {
             for (size_t r0 = 0; r0 < rfull; r0 += BR)
-                TransposeBlock<T>(out + r0 * op + cl, (ptrdiff_t)op, s + (ptrdiff_t)cl * sc + r0, sc);
+                block(r0, cl);
             if (rfull < nr)
-                TransposeBlock<T>(out + rl * op + cl, (ptrdiff_t)op, s + (ptrdiff_t)cl * sc + rl, sc);
+                block(rl, cl);
         }
     } else if (rfull < nr || cfull < nc) {
         for (size_t c = 0; c < nc; c++) // the edges of a tile narrower than a block
