@@ -313,6 +313,10 @@ static const many_case many_cases[] = {
     /* one canonical block of rows: only narrower column tiles can feed the threads */
     {"SUM f32 2048 x 2048 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_SUM,
      DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2, {2048, 2048}, 0, DATA_FULL, 64},
+    /* 25 MiB with rows of 1600 columns back to back: one thread takes whole rows per tile
+     * (DMLCPU_COL_WIDE_TILE), many threads narrow tiles from there and split the two blocks */
+    {"L2 f32 4099 x 1600 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_L2,
+     DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2, {4099, 1600}, 0, DATA_FULL, 48},
     /* 5 blocks (the last one short) of 96 columns: ranges of single blocks, an odd count */
     {"SUM_SQUARE f32 16461 x 96 over axis 0", DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_SUM_SQUARE,
      DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT32, 2, {16461, 96}, 0, DATA_FULL, 10},
