@@ -40,6 +40,9 @@ extern "C" {
 #define DMLCPU_COL_WIDE_BYTES 16384
 #define DMLCPU_COL_WIDE_MIN_BYTES ((uint64_t)24 << 20)
 #define DMLCPU_COL_PITCH(ncols) (((ncols) + 15) & ~(size_t)15)
+/* How far ahead of the row being read the column kernels prefetch, in bytes: 16 rows, at least
+ * 1 KiB (the hardware prefetchers alone fall behind on four or more interleaved row streams). */
+#define DMLCPU_COL_PREFETCH(rs) (16 * (rs) > 1024 ? 16 * (rs) : 1024)
 #define DMLCPU_COL_SCRATCH(ncols) (264 * DMLCPU_COL_PITCH(ncols))
 /* The order-free kinds (integer sums, MIN/MAX, ARG*) keep only a running value (ARG*: and a row
  * number) per column, so their tiles span up to DMLCPU_COL_FREE_BYTES of a row (a whole 16 KiB

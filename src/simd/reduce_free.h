@@ -114,7 +114,7 @@ static inline uint64_t first_lanes(size_t n)
 #define COL_WALK(G, BODY, ...)                                                                     \
     do {                                                                                           \
         const size_t nvf = K / E;                                                                  \
-        const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;                                      \
+        const ptrdiff_t pf = DMLCPU_COL_PREFETCH(rs);                                              \
         const size_t pstep = rs >= 64 ? 1 : (G);                                                   \
         for (size_t r0 = 0; r0 < nrows; r0 += (G)) {                                               \
             const size_t rn = MIN_SZ((G), nrows - r0);                                             \

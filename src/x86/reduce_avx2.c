@@ -466,7 +466,7 @@ typedef __m128d half_pd;
     const unsigned rem = (unsigned)(K % (EPV));                                                    \
     const size_t nv = nfull + (rem != 0);                                                          \
     const vtail tl = vtail_of(rem, EPV);                                                           \
-    const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024
+    const ptrdiff_t pf = DMLCPU_COL_PREFETCH(rs)
 
 #define NO_AUX(o) id
 /* the short-block body's tail loads (simd/col_short.h) */

@@ -288,7 +288,7 @@ DEF_MERGES(mul)
      * 256 bytes) read with whole-line loads, where the hardware prefetchers do better alone     \
      * (4096 x 1024 f32 tiles: 52 GB/s with these prefetches, 60 without; 64 columns: 55 with,   \
      * 53 without); FLOAT16 (half-line loads) keeps them: 64 GB/s with, 52 without. */           \
-    const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;                                          \
+    const ptrdiff_t pf = DMLCPU_COL_PREFETCH(rs);                                                  \
     const int pfw = K * sizeof(T) <= 256 || (EPV) * sizeof(T) < 64;                                \
     size_t r0 = 0;                                                                                 \
     if (rs == (ptrdiff_t)(K * sizeof(T)) && 4 * K == (EPV))                                        \
@@ -609,7 +609,7 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx512, block_sum_f64, double, __m512d, double, 8
         }                                                                                          \
         /* a quad of rows at a time, along the rows (missing rows of a last quad repeat the      \
          * first: max is idempotent) */                                                            \
-        const ptrdiff_t mpf = 16 * rs > 1024 ? 16 * rs : 1024;                                     \
+        const ptrdiff_t mpf = DMLCPU_COL_PREFETCH(rs);                                             \
         for (size_t i0 = 0; i0 < nrows; i0 += 4) {                                                 \
             const T *r[4];                                                                         \
             for (size_t i = 0; i < 4; i++)                                                         \

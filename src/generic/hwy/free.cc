@@ -244,7 +244,7 @@ void RowsFold(const void *xv, ptrdiff_t rs, size_t nrows, size_t n, partial *out
 template <class Visit>
 HWY_INLINE void ColWalk(const char *x, ptrdiff_t rs, size_t nrows, size_t K, size_t N, size_t G, Visit visit)
 {
-    const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;
+    const ptrdiff_t pf = DMLCPU_COL_PREFETCH(rs);
     const size_t pstep = rs >= 64 || rs <= -64 ? 1 : G;
     for (size_t r0 = 0; r0 < nrows; r0 += G) {
         const size_t rn = MinSz(G, nrows - r0);

@@ -396,7 +396,7 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
         r0 = NarrowLanes<T, Map, Op>(d, (const T *)x, nrows, K, lane, P);
     // prefetch 16 rows ahead, at least 1 KiB: the hardware prefetchers alone fall behind on
     // four interleaved row streams
-    const ptrdiff_t pf = 16 * rs > 1024 ? 16 * rs : 1024;
+    const ptrdiff_t pf = DMLCPU_COL_PREFETCH(rs);
     for (; r0 + 4 <= nrows; r0 += 4) {
         const T *r_0 = (const T *)(x + (ptrdiff_t)r0 * rs);
         const T *r_1 = (const T *)((const char *)r_0 + rs);
