@@ -120,12 +120,39 @@ static const uint32_t tile_edges[4] = {DMLCPU_TILE_EDGE_X8, DMLCPU_TILE_EDGE_X16
                                        DMLCPU_TILE_EDGE_X64};
 #define TILE_BUF(edge) ((edge) * ((edge) + 1))
 
+/* Whether a tile's rows are the band dim (dims[count - 2], unit-stride on the source: a
+ * transposed input) rather than the innermost dim (the band dim unit-stride on the
+ * destination: a transposed output): the tile function reads along its rows and writes along
+ * its columns. */
+static bool tile_src_rows(const copy_dims *d)
+{
+    const int in = d->count - 1, b = in - 1;
+    return unit(d->src[b]) + unit(d->dst[in]) >= unit(d->src[in]) + unit(d->dst[b]);
+}
+
+/* Whether the tiles of a tiled job go to the table's transpose as narrow tiles (kernels.h):
+ * a side of 2 to 4 elements whose elements lie back to back on the other side of the copy. */
+static bool narrow_tiles(const copy_dims *d)
+{
+    const int in = d->count - 1, b = in - 1;
+    uint32_t nr, nc; /* the transpose's sides, and its strides */
+    ptrdiff_t dr, sc;
+    if (tile_src_rows(d) && d->src[b] == 1 && d->dst[in] == 1) {
+        nr = d->size[b], nc = d->size[in], dr = d->dst[b], sc = d->src[in];
+    } else if (!tile_src_rows(d) && d->src[in] == 1 && d->dst[b] == 1) {
+        nr = d->size[in], nc = d->size[b], dr = d->dst[in], sc = d->src[b];
+    } else {
+        return false;
+    }
+    return (nr >= 2 && nr <= 4 && sc == (ptrdiff_t)nr) || (nc >= 2 && nc <= 4 && dr == (ptrdiff_t)nc);
+}
+
 /* A COPY job whose innermost dim is strided on one side while another dim is unit-stride on that
  * side is a transpose: walking the innermost dim would touch a new cache line per element on
  * that side. Such a job is copied in square tiles, so that both sides read or write whole lines.
  * The unit-stride dim moves next to the innermost one (the order of dims does not change what
  * is copied, only the order of the moves). */
-static void plan_tile(copy_job *j, size_t es)
+static void plan_tile(copy_job *j, size_t es, bool narrow)
 {
     copy_dims *d = &j->dims;
     const int in = d->count - 1;
@@ -148,7 +175,7 @@ static void plan_tile(copy_job *j, size_t es)
             d->size[in - 1] = size;
             d->src[in - 1] = a;
             d->dst[in - 1] = b;
-            j->tile = tile_edges[size_index(es)];
+            j->tile = narrow && narrow_tiles(d) ? DMLCPU_TILE_NARROW : tile_edges[size_index(es)];
             j->bands = (size + j->tile - 1) / j->tile;
             return;
         }
@@ -315,6 +342,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     op->isa = DMLCPU_ISA_SCALAR;
     dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
     transpose_fn transpose_stream = NULL;
+    bool transpose_narrow = false;
     copy_fn copy_stream = NULL;
     void (*copy_fence)(void) = NULL, (*transpose_fence)(void) = NULL;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
@@ -333,12 +361,13 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             transpose_stream = tables[t]->transpose_stream[size_index(es)];
             transpose_fence = tables[t]->stream_fence;
             transpose_isa = tables[t]->isa;
+            transpose_narrow = tables[t]->transpose_narrow;
         }
     }
     p->stream_fence = NULL;
     plan_jobs(p, desc);
     for (uint32_t k = 0; k < p->job_count; k++) {
-        plan_tile(&p->jobs[k], es);
+        plan_tile(&p->jobs[k], es, transpose_narrow);
         if (p->jobs[k].tile && p->transpose)
             op->isa = transpose_isa; /* the level of the kernel doing the work */
     }
@@ -460,7 +489,7 @@ static void tile_piece(const copy_plan *p, const copy_job *j, size_t es, char *d
     /* The tile function reads along its rows and writes along its columns: its rows are the
      * band dim when that is unit-stride on the source (a transposed input), the innermost dim
      * when the band dim is unit-stride on the destination (a transposed output). */
-    const bool src_rows = unit(d->src[b]) + unit(d->dst[in]) >= unit(d->src[in]) + unit(d->dst[b]);
+    const bool src_rows = tile_src_rows(d);
     for (size_t c = i0; c < i1; c += j->tile) {
         size_t nc = i1 - c < j->tile ? i1 - c : j->tile;
         char *to = dst + (ptrdiff_t)c * d->dst[in] * e;

@@ -7,6 +7,7 @@
 #ifndef DMLCPU_KERNELS_H
 #define DMLCPU_KERNELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -152,9 +153,14 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 #endif
 #define DMLCPU_TILE_EDGE_X32 64
 #define DMLCPU_TILE_EDGE_X64 32
+#define DMLCPU_TILE_NARROW 4096
 
 /* Copies an nr x nc tile (at most DMLCPU_TILE_EDGE_* on each side) whose source columns and destination rows are contiguous:
- * dst[r * dst_row_stride + c] = src[c * src_col_stride + r] (strides in elements). */
+ * dst[r * dst_row_stride + c] = src[c * src_col_stride + r] (strides in elements). A table
+ * with transpose_narrow set also takes narrow tiles of any length: nr of 2 to 4 with
+ * src_col_stride == nr, or nc of 2 to 4 with dst_row_stride == nc (images between interleaved
+ * channels and planes), which copy.c then cuts into tiles of DMLCPU_TILE_NARROW elements along
+ * the long side. */
 typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
                              ptrdiff_t src_col_stride, size_t nr, size_t nc);
 
@@ -196,6 +202,7 @@ typedef struct {
     /* optional: transpose[] with non-temporal destination stores, for copies of at least
      * DMLCPU_STREAM_MIN_BYTES (from the same table as transpose[]) */
     transpose_fn transpose_stream[4];
+    bool transpose_narrow; /* transpose[] and transpose_stream[] take narrow tiles (above) */
     /* with copy_stream or transpose_stream: orders their non-temporal stores before whatever
      * the thread stores next. The stream kernels leave it to copy.c, which calls it once at the
      * end of each task: a fence after every 1 KiB run made a UINT8 JOIN of four [4096, 1024]

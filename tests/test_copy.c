@@ -323,6 +323,21 @@ ParameterizedTest(copy_param *p, copy, split_join_stream)
 
 /* ---- IDENTITY ----------------------------------------------------------------------------- */
 
+/* Runs IDENTITY from in to out (checked against the oracle's copy), then frees both. */
+static void run_identity(tu_rng *r, tensor_buf *in, tensor_buf *out)
+{
+    char what[1024];
+    snprintf(what, sizeof what, "seed %#" PRIx64 ": IDENTITY input ", tu_rng_seed_value(r));
+    tu_describe_tensor(what, sizeof what, &in->t);
+    append(what, sizeof what, " output ");
+    tu_describe_tensor(what, sizeof what, &out->t);
+    dmlcpu_identity_operator_desc id = {&in->desc, &out->desc};
+    dmlcpu_operator_desc desc = {DMLCPU_OPERATOR_IDENTITY, &id};
+    run_op(r, &desc, in, 1, out, 1, what);
+    tb_free(in);
+    tb_free(out);
+}
+
 static void case_identity(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uint32_t budget)
 {
     uint32_t sizes[8];
@@ -334,18 +349,7 @@ static void case_identity(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uint3
     tensor_buf in, out;
     tb_make(r, &in, type, rank, sizes, 1, in_layout);
     tb_make(r, &out, type, rank, sizes, 0, out_layout);
-
-    char what[1024];
-    snprintf(what, sizeof what, "seed %#" PRIx64 ": IDENTITY input ", tu_rng_seed_value(r));
-    tu_describe_tensor(what, sizeof what, &in.t);
-    append(what, sizeof what, " output ");
-    tu_describe_tensor(what, sizeof what, &out.t);
-
-    dmlcpu_identity_operator_desc id = {&in.desc, &out.desc};
-    dmlcpu_operator_desc desc = {DMLCPU_OPERATOR_IDENTITY, &id};
-    run_op(r, &desc, &in, 1, &out, 1, what);
-    tb_free(&in);
-    tb_free(&out);
+    run_identity(r, &in, &out);
 }
 
 /* ---- the tests ---------------------------------------------------------------------------- */
@@ -533,6 +537,55 @@ ParameterizedTest(copy_param *p, copy, transpose)
      * stores where the level has them: destination rows at every alignment */
     for (int k = 0; k < (slice ? 0 : 2); k++)
         case_transpose(&r, type, slice, (17u << 20) / ref_type_size(type), 1);
+}
+
+/* ---- narrow transposes --------------------------------------------------------------------- */
+
+/* IDENTITY between [batch, n, k] and its [batch, k, n] memory order, as images between
+ * interleaved channels and planes (HWC and CHW): k = 2, 3 and 4 take the interleaving kernels
+ * where the level has them, k = 1 and 5 the others. deinterleave: a packed input into a
+ * permuted output (planes), else a permuted input into a packed output. Permuted layouts are
+ * padded 40% of the time (then the k elements are not back to back). */
+static void case_narrow(tu_rng *r, dmlcpu_data_type type, uint32_t k, uint32_t n, uint32_t batch,
+                        int deinterleave)
+{
+    const uint32_t sizes[3] = {batch, n, k}, planes[3] = {0, 2, 1};
+    tensor_buf in, out;
+    tb_make_perm(r, &in, type, 3, sizes, 1, deinterleave ? TU_LAYOUT_PACKED : TU_LAYOUT_PERMUTED,
+                 planes);
+    tb_make_perm(r, &out, type, 3, sizes, 0, deinterleave ? TU_LAYOUT_PERMUTED : TU_LAYOUT_PACKED,
+                 planes);
+    run_identity(r, &in, &out);
+}
+
+ParameterizedTestParameters(copy, narrow_transpose)
+{
+    static copy_param params[4];
+    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
+    for (int t = 0; t < 4; t++)
+        params[t] = (copy_param){DMLCPU_OPERATOR_IDENTITY, types[t]};
+    return cr_make_param_array(copy_param, params, 4);
+}
+
+/* Every k from 1 to 5 both ways: lengths around a vector (1 to 65 and 129 elements: a vector
+ * has up to 64), a long odd one, several images a batch; then k = 3 both ways above
+ * DMLCPU_STREAM_MIN_BYTES (16 MiB), whose tiles stream where the level has streaming kernels. */
+ParameterizedTest(copy_param *p, copy, narrow_transpose)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.narrow_transpose", (uint64_t)p->type, 0);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    static const uint32_t lengths[] = {1, 2, 7, 31, 33, 63, 64, 65, 129};
+    for (uint32_t k = 1; k <= 5; k++)
+        for (int way = 0; way < 2; way++) {
+            for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+                case_narrow(&r, type, k, lengths[i], 1 + tu_below(&r, 2), way);
+            case_narrow(&r, type, k, 1001 + 2 * tu_below(&r, 3000), 1 + tu_below(&r, 3), way);
+        }
+    const uint32_t big = (uint32_t)((17u << 20) / 3 / ref_type_size(type)) | 1;
+    for (int way = 0; way < 2; way++)
+        case_narrow(&r, type, 3, big, 1, way);
 }
 
 /* ---- strided runs above DMLCPU_STREAM_MIN_BYTES ------------------------------------------ */
