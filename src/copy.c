@@ -151,13 +151,14 @@ static bool narrow_tiles(const copy_dims *d)
  * side is a transpose: walking the innermost dim would touch a new cache line per element on
  * that side. Such a job is copied in square tiles, so that both sides read or write whole lines.
  * The unit-stride dim moves next to the innermost one (the order of dims does not change what
- * is copied, only the order of the moves). */
-static void plan_tile(copy_job *j, size_t es, bool narrow)
+ * is copied, only the order of the moves). narrow: the transposes of some table take narrow
+ * tiles (kernels.h); returns whether this job's tiles are narrow ones. */
+static bool plan_tile(copy_job *j, size_t es, bool narrow)
 {
     copy_dims *d = &j->dims;
     const int in = d->count - 1;
     if (j->grad || in < 1)
-        return;
+        return false;
     for (int side = 0; side < 2; side++) {
         const ptrdiff_t *s = side ? d->dst : d->src;
         if (s[in] >= -1 && s[in] <= 1) /* unit-stride, or one element read again and again */
@@ -175,11 +176,13 @@ static void plan_tile(copy_job *j, size_t es, bool narrow)
             d->size[in - 1] = size;
             d->src[in - 1] = a;
             d->dst[in - 1] = b;
-            j->tile = narrow && narrow_tiles(d) ? DMLCPU_TILE_NARROW : tile_edges[size_index(es)];
+            narrow = narrow && narrow_tiles(d);
+            j->tile = narrow ? DMLCPU_TILE_NARROW : tile_edges[size_index(es)];
             j->bands = (size + j->tile - 1) / j->tile;
-            return;
+            return narrow;
         }
     }
+    return false;
 }
 
 /* Parallel JOIN or SPLIT along an inner axis, where the parts' rows interleave in the joined
@@ -343,6 +346,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
     transpose_fn transpose_stream = NULL;
     bool transpose_narrow = false;
+    const kernel_table *narrow = NULL; /* the best table whose transposes take narrow tiles */
     copy_fn copy_stream = NULL;
     void (*copy_fence)(void) = NULL, (*transpose_fence)(void) = NULL;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
@@ -362,15 +366,26 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             transpose_fence = tables[t]->stream_fence;
             transpose_isa = tables[t]->isa;
             transpose_narrow = tables[t]->transpose_narrow;
+            if (transpose_narrow)
+                narrow = tables[t];
         }
     }
     p->stream_fence = NULL;
     plan_jobs(p, desc);
-    for (uint32_t k = 0; k < p->job_count; k++) {
-        plan_tile(&p->jobs[k], es, transpose_narrow);
+    bool any_narrow = false;
+    for (uint32_t k = 0; k < p->job_count; k++)
+        any_narrow |= plan_tile(&p->jobs[k], es, narrow != NULL);
+    if (any_narrow && !transpose_narrow) {
+        /* a better table's transposes (NEON's) lack narrow tiles: the copy takes the narrow
+         * table's for all its tiles */
+        p->transpose = narrow->transpose[size_index(es)];
+        transpose_stream = narrow->transpose_stream[size_index(es)];
+        transpose_fence = narrow->stream_fence;
+        transpose_isa = narrow->isa;
+    }
+    for (uint32_t k = 0; k < p->job_count; k++)
         if (p->jobs[k].tile && p->transpose)
             op->isa = transpose_isa; /* the level of the kernel doing the work */
-    }
     dmlcpu_status st = plan_tasks(op, es, copy_stream != NULL);
     if (p->bytes >= DMLCPU_STREAM_MIN_BYTES) { /* larger than the caches: see kernels.h */
         if (transpose_stream) {
