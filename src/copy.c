@@ -339,6 +339,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     const kernel_table *tables[8];
     int nt = dispatch_tables(cap, tables);
     p->copy = NULL;
+    p->copy_block = NULL;
     p->fill = NULL;
     p->transpose = NULL;
     p->expand2 = NULL;
@@ -356,6 +357,8 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             copy_fence = tables[t]->stream_fence;
             op->isa = tables[t]->isa;
         }
+        if (tables[t]->copy_block)
+            p->copy_block = tables[t]->copy_block;
         if (tables[t]->fill[size_index(es)])
             p->fill = tables[t]->fill[size_index(es)];
         if (tables[t]->expand2[size_index(es)])
@@ -394,6 +397,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         }
         if (copy_stream) {
             p->copy = copy_stream;
+            p->copy_block = NULL;
             p->stream_fence = copy_fence;
         }
     }
@@ -530,7 +534,9 @@ typedef struct {
 
 /* Copies rows [r0, r1) of a plain (untiled, uncut) job: the offsets of the first row by
  * division, the next ones by stepping the outer coordinates like an odometer (a division per
- * dim and row cost a third of the time of copying 512-byte rows). */
+ * dim and row cost a third of the time of copying 512-byte rows). Rows contiguous on both sides
+ * go to the table's copy_block, as many at a time as dims[count - 2] holds from the current
+ * one. */
 static void copy_rows(const copy_ctx *c, const copy_job *j, uint64_t r0, uint64_t r1)
 {
     const copy_dims *d = &j->dims;
@@ -540,6 +546,8 @@ static void copy_rows(const copy_ctx *c, const copy_job *j, uint64_t r0, uint64_
     const char *src0 = c->b->inputs[j->src].data;
     const ptrdiff_t ds = in >= 0 ? d->dst[in] : 1, ss = in >= 0 ? d->src[in] : 1;
     const size_t n = in >= 0 ? d->size[in] : 1;
+    const bool block = c->p->copy_block && in >= 1 && ds == 1 && ss == 1 &&
+                       n * c->es <= DMLCPU_BLOCK_ROW_MAX_BYTES;
     ptrdiff_t so, dof;
     row_offsets(d, in, r0, es, &so, &dof);
     uint32_t coord[DMLCPU_MAX_RANK];
@@ -548,16 +556,28 @@ static void copy_rows(const copy_ctx *c, const copy_job *j, uint64_t r0, uint64_
         coord[k] = (uint32_t)(rest % d->size[k]);
         rest /= d->size[k];
     }
-    for (uint64_t row = r0; row < r1; row++) {
-        c->p->copy(dst0 + dof, ds, src0 + so, ss, n);
+    for (uint64_t row = r0; row < r1;) {
+        uint64_t step = 1; /* rows copied by this call */
+        if (block) {
+            step = d->size[in - 1] - coord[in - 1];
+            if (step > r1 - row)
+                step = r1 - row;
+            c->p->copy_block(dst0 + dof, d->dst[in - 1] * es, src0 + so, d->src[in - 1] * es,
+                             n * c->es, step);
+        } else {
+            c->p->copy(dst0 + dof, ds, src0 + so, ss, n);
+        }
+        row += step;
         for (int k = in - 1; k >= 0; k--) {
-            so += d->src[k] * es;
-            dof += d->dst[k] * es;
-            if (++coord[k] < d->size[k])
+            so += (ptrdiff_t)step * d->src[k] * es;
+            dof += (ptrdiff_t)step * d->dst[k] * es;
+            coord[k] += (uint32_t)step;
+            if (coord[k] < d->size[k])
                 break;
             so -= (ptrdiff_t)d->size[k] * d->src[k] * es;
             dof -= (ptrdiff_t)d->size[k] * d->dst[k] * es;
             coord[k] = 0;
+            step = 1;
         }
     }
 }
@@ -594,12 +614,12 @@ static void copy_task_body(const copy_ctx *c, size_t t)
             bool on = grad_row(j, row, es, &so, &dof);
             char *dst = dst0 + dof;
             if (on && p->expand2 && ds == 1 && j->step[in] == 2 && j->count[in] > 0) {
-                /* one pass: zeros before the window, the window's elements with zeros between,
-                 * zeros after it */
+                /* one pass: zeros before the window, the window's elements with zeros between
+                 * and after it */
                 size_t s0 = (size_t)j->start[in], end = s0 + 2 * (size_t)j->count[in] - 1;
                 p->fill(dst, 1, s0);
-                p->expand2(dst + (ptrdiff_t)s0 * es, src0 + so, j->grad_stride[in], j->count[in]);
-                p->fill(dst + (ptrdiff_t)end * es, 1, n - end);
+                p->expand2(dst + (ptrdiff_t)s0 * es, src0 + so, j->grad_stride[in], j->count[in],
+                           n - end);
                 continue;
             }
             p->fill(dst, ds, n);

@@ -134,6 +134,13 @@ typedef void (*reduce_col_fn)(const void *x, ptrdiff_t row_stride, size_t nrows,
 /* Copies n elements: dst[i * dst_stride] = src[i * src_stride] (strides in elements). */
 typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdiff_t src_stride,
                         size_t n);
+/* Copies `rows` rows of `bytes` contiguous bytes: row r from src + r * src_pitch to
+ * dst + r * dst_pitch (pitches in bytes). JOIN and SPLIT along an inner axis, and SLICE of
+ * parts of rows, are runs of a few hundred bytes: one call per run cost more than the copy. */
+typedef void (*copy_block_fn)(void *dst, ptrdiff_t dst_pitch, const void *src, ptrdiff_t src_pitch,
+                              size_t bytes, size_t rows);
+/* Rows longer than this go to memcpy one by one instead (copy.c). */
+#define DMLCPU_BLOCK_ROW_MAX_BYTES 4096
 /* Writes n zero elements at dst[i * dst_stride]. */
 typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 
@@ -172,9 +179,10 @@ typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *sr
  * step of 2 into a 4096 x 4096 FLOAT32 output 14-16% less (whole processes, 7 pairs). */
 #define DMLCPU_STREAM_MIN_BYTES ((uint64_t)16 << 20)
 
-/* Writes 2 * count - 1 elements: dst[2i] = src[i * src_stride] for i < count, zeros between
- * (SLICE_GRAD with a window step of 2). */
-typedef void (*expand2_fn)(void *dst, const void *src, ptrdiff_t src_stride, size_t count);
+/* Writes 2 * count - 1 + tail elements: dst[2i] = src[i * src_stride] for i < count, zeros
+ * between and `tail` zeros after (SLICE_GRAD with a window step of 2, to the row's end). */
+typedef void (*expand2_fn)(void *dst, const void *src, ptrdiff_t src_stride, size_t count,
+                           size_t tail);
 
 /* Combines two partials of consecutive ranges: a (earlier) then b (later). */
 typedef partial (*combine_fn)(partial a, partial b);
@@ -197,6 +205,7 @@ typedef struct {
      * SLICE steps) use non-temporal stores, for copies of at least DMLCPU_STREAM_MIN_BYTES (from
      * the same table as copy[]) */
     copy_fn copy_stream[4];
+    copy_block_fn copy_block; /* optional: copy.c calls copy[] per row */
     fill_fn fill[4];
     transpose_fn transpose[4]; /* optional: copy.c has a portable tile copy */
     /* optional: transpose[] with non-temporal destination stores, for copies of at least

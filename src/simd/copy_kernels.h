@@ -115,17 +115,18 @@
     }
 
 /* SLICE_GRAD with a window step of 2: the source's elements with a zero after each (but the
- * last): dst[2i] = src[i * ss], dst[2i + 1] = 0, 2 count - 1 elements in all. */
+ * last), then `tail` zeros: dst[2i] = src[i * ss], dst[2i + 1] = 0, 2 count - 1 + tail elements
+ * in all. With a tail, a vector may end at the last element's zero. */
 #define DEF_EXPAND2(NAME, T, ZLO, ZHI)                                                             \
-    static void NAME(void *dst, const void *src, ptrdiff_t ss, size_t count)                       \
+    static void NAME(void *dst, const void *src, ptrdiff_t ss, size_t count, size_t tail)         \
     {                                                                                              \
         T *d = dst;                                                                                \
         const T *s = src;                                                                          \
         const size_t v = RVB / sizeof(T);                                                          \
         const rvec z = rzero();                                                                    \
         size_t i = 0;                                                                              \
-        if (ss == 1)                                                                               \
-            for (; i + v < count; i += v) { /* writes d[2i .. 2i + 2v), within 2 count - 1 */     \
+        if (ss == 1) /* writes d[2i .. 2i + 2v): within 2 count - 1, or the tail's first zero */  \
+            for (; i + v + (tail ? 0 : 1) <= count; i += v) {                                      \
                 const rvec x = rld(s + i);                                                         \
                 rst(d + 2 * i, ZLO(x, z));                                                         \
                 rst(d + 2 * i + v, ZHI(x, z));                                                     \
@@ -135,6 +136,8 @@
             if (i + 1 < count)                                                                     \
                 d[2 * i + 1] = 0;                                                                  \
         }                                                                                          \
+        for (size_t k = 0; k < tail; k++)                                                          \
+            d[2 * count - 1 + k] = 0;                                                              \
     }
 
 #endif

@@ -49,13 +49,18 @@ HWY_INLINE V ReverseLanes(D d, V v)
 // unit-stride destination with a source step of -1, 2, 3 or 4 (SLICE with steps) is written a
 // vector per store, the source read with whole vectors and reordered in registers: a reversal,
 // or the first of Highway's de-interleaved loads (even elements: two loads and a shuffle per
-// vector, where a gather costs a load per element). Any other strides, and the tails, take the
-// element loop. STREAM (copies larger than the caches, kernels.h): runs of at least
+// vector, where a gather costs a load per element). The last vector of such a run ends at the
+// run's end, overlapping the one before (RunEnd), and runs shorter than a vector take 16-byte
+// vectors, so that only runs shorter than 16 bytes go element by element: the bench's rows of
+// 512 FLOAT32 left 16 elements to the element loop at step 2, 1024 UINT8 64. Any other strides
+// take the element loop. STREAM (copies larger than the caches, kernels.h): runs of at least
 // kStreamRunBytes into a unit-stride destination, contiguous ones included, are written with
-// non-temporal vector stores from the first vector-aligned element of the destination on; the
-// caller fences once per task (stream_fence). Against memcpy per run, one process alternating
-// both (medians of 41, Zen 4, AVX3): UINT8 JOIN of four [4096, 1024] parts 2.6 -> 0.85 ms,
-// FLOAT32 JOIN of four [4096, 1024] 7.1 -> 4.0 ms, UINT8 SPLIT the other way 3.7 -> 1.6 ms.
+// non-temporal vector stores from the first vector-aligned element of the destination on, the
+// head and tail element by element (an ordinary store into a line written non-temporally
+// brings it back from memory); the caller fences once per task (stream_fence). Against memcpy
+// per run, one process alternating both (medians of 41, Zen 4, AVX3): UINT8 JOIN of four
+// [4096, 1024] parts 2.6 -> 0.85 ms, FLOAT32 JOIN of four [4096, 1024] 7.1 -> 4.0 ms, UINT8
+// SPLIT the other way 3.7 -> 1.6 ms.
 constexpr size_t kStreamRunBytes = 1024;
 template <bool STREAM, class D, class V, typename T>
 HWY_INLINE void StoreTo(D d, V v, T *HWY_RESTRICT p)
@@ -65,11 +70,10 @@ HWY_INLINE void StoreTo(D d, V v, T *HWY_RESTRICT p)
     else
         hn::StoreU(v, d, p);
 }
-template <bool STREAM, typename T>
-HWY_INLINE void StridedRuns(T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_t ss, size_t &i,
-                            size_t n)
+template <bool STREAM, class D, typename T>
+HWY_INLINE void StridedRuns(D dt, T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_t ss,
+                            size_t &i, size_t n)
 {
-    const hn::ScalableTag<T> dt;
     const size_t N = hn::Lanes(dt);
     if (ss == 1) {
         for (; i + N <= n; i += N)
@@ -80,7 +84,7 @@ HWY_INLINE void StridedRuns(T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_
     } else if (ss == 2) {
         // d[i] = s[2i]. A vector reads s[2i .. 2i + 2N), so the last one must leave out
         // s[2n - 1]: i + N < n. Two stores a step halve the loop's own cost.
-        hn::Vec<decltype(dt)> e0, o0, e1, o1;
+        hn::Vec<D> e0, o0, e1, o1;
         for (; i + 2 * N < n; i += 2 * N) {
             hn::LoadInterleaved2(dt, s + 2 * i, e0, o0);
             hn::LoadInterleaved2(dt, s + 2 * i + 2 * N, e1, o1);
@@ -92,18 +96,44 @@ HWY_INLINE void StridedRuns(T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_
             StoreTo<STREAM>(dt, e0, d + i);
         }
     } else if (ss == 3) { // reads s[3i .. 3i + 3N): i + N < n as above
-        hn::Vec<decltype(dt)> v0, v1, v2;
+        hn::Vec<D> v0, v1, v2;
         for (; i + N < n; i += N) {
             hn::LoadInterleaved3(dt, s + 3 * i, v0, v1, v2);
             StoreTo<STREAM>(dt, v0, d + i);
         }
     } else if (ss == 4) { // reads s[4i .. 4i + 4N): i + N < n as above
-        hn::Vec<decltype(dt)> v0, v1, v2, v3;
+        hn::Vec<D> v0, v1, v2, v3;
         for (; i + N < n; i += N) {
             hn::LoadInterleaved4(dt, s + 4 * i, v0, v1, v2, v3);
             StoreTo<STREAM>(dt, v0, d + i);
         }
     }
+}
+// The last vector of a run (ordinary stores), d[n - N .. n), when the run holds one: a source
+// step k of 2 to 4 reads its de-interleaved vectors from k - 1 elements earlier and keeps the
+// last of them, so that no element past s[k (n - 1)] is read (the run needs n > N). Returns
+// whether it wrote.
+template <class D, typename T>
+HWY_INLINE bool RunEnd(D dt, T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_t ss, size_t n)
+{
+    const size_t N = hn::Lanes(dt);
+    if (n < N || (ss >= 2 && n == N))
+        return false;
+    const size_t j = n - N;
+    hn::Vec<D> v0, v1, v2, v3;
+    if (ss == 1) {
+        v0 = hn::LoadU(dt, s + j);
+    } else if (ss == -1) {
+        v0 = ReverseLanes(dt, hn::LoadU(dt, s - j - (N - 1)));
+    } else if (ss == 2) {
+        hn::LoadInterleaved2(dt, s + 2 * j - 1, v1, v0);
+    } else if (ss == 3) {
+        hn::LoadInterleaved3(dt, s + 3 * j - 2, v1, v2, v0);
+    } else {
+        hn::LoadInterleaved4(dt, s + 4 * j - 3, v1, v2, v3, v0);
+    }
+    hn::StoreU(v0, dt, d + j);
+    return true;
 }
 template <typename T, bool STREAM>
 void CopyRun(void *dstv, ptrdiff_t ds, const void *srcv, ptrdiff_t ss, size_t n)
@@ -111,14 +141,15 @@ void CopyRun(void *dstv, ptrdiff_t ds, const void *srcv, ptrdiff_t ss, size_t n)
     T *HWY_RESTRICT d = static_cast<T *>(dstv);
     const T *HWY_RESTRICT s = static_cast<const T *>(srcv);
     const bool runs = ds == 1 && (ss == 1 || ss == -1 || (ss >= 2 && ss <= 4));
+    const hn::ScalableTag<T> dt;
     size_t i = 0;
     if constexpr (STREAM) {
         if (runs && n * sizeof(T) >= kStreamRunBytes && (uintptr_t)d % sizeof(T) == 0) {
-            const size_t bytes = hn::Lanes(hn::ScalableTag<T>()) * sizeof(T);
+            const size_t bytes = hn::Lanes(dt) * sizeof(T);
             const size_t head = (size_t)(-(uintptr_t)d & (bytes - 1)) / sizeof(T);
             for (; i < head; i++)
                 d[i] = s[(ptrdiff_t)i * ss];
-            StridedRuns<true>(d, s, ss, i, n);
+            StridedRuns<true>(dt, d, s, ss, i, n);
             for (; i < n; i++)
                 d[i] = s[(ptrdiff_t)i * ss];
             return;
@@ -128,11 +159,66 @@ void CopyRun(void *dstv, ptrdiff_t ds, const void *srcv, ptrdiff_t ss, size_t n)
         memcpy(d, s, n * sizeof(T));
         return;
     }
-    if (runs)
-        StridedRuns<false>(d, s, ss, i, n);
+    if (runs) {
+        StridedRuns<false>(dt, d, s, ss, i, n);
+        if (i < n && RunEnd(dt, d, s, ss, n))
+            return;
+        // shorter than a vector: 16-byte vectors where the target's are wider
+        const hn::CappedTag<T, 16 / sizeof(T)> dq;
+        if (i == 0 && hn::Lanes(dq) < hn::Lanes(dt)) {
+            StridedRuns<false>(dq, d, s, ss, i, n);
+            if (i < n && RunEnd(dq, d, s, ss, n))
+                return;
+        }
+    }
     for (; i < n; i++)
         d[(ptrdiff_t)i * ds] = s[(ptrdiff_t)i * ss];
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// Rows of contiguous bytes (copy_block_fn), all in one call: two vectors a step, then one, and
+// a last vector that ends at the row's end, overlapping what is already written with the same
+// bytes. Rows shorter than the target's vectors take 16-byte ones, rows shorter than 16 bytes
+// memcpy. Against a call of CopyRun (and so of memcpy) per row, one process alternating both
+// builds in either order (medians of 41 each, Zen 5, AVX3), JOIN of four parts into 512 KiB:
+// FLOAT16 [512, 128] (256-byte runs) 1.39x, UINT8 [512, 256] 1.34x, FLOAT32 [256, 128] 1.03x,
+// FLOAT64 [256, 64] 1.06x, FLOAT32 [250, 125] 1.11x; SPLIT the other way 1.40, 1.35, 1.06,
+// 1.04 and 1.11x.
+template <class D>
+HWY_INLINE void BlockRows(D d8, uint8_t *HWY_RESTRICT d, ptrdiff_t dp, const uint8_t *HWY_RESTRICT s,
+                          ptrdiff_t sp, size_t bytes, size_t rows)
+{
+    const size_t N = hn::Lanes(d8);
+    for (size_t r = 0; r < rows; r++, d += dp, s += sp) {
+        size_t i = 0;
+        for (; i + 2 * N <= bytes; i += 2 * N) {
+            const auto a = hn::LoadU(d8, s + i), b = hn::LoadU(d8, s + i + N);
+            hn::StoreU(a, d8, d + i);
+            hn::StoreU(b, d8, d + i + N);
+        }
+        if (i + N <= bytes) {
+            hn::StoreU(hn::LoadU(d8, s + i), d8, d + i);
+            i += N;
+        }
+        if (i < bytes)
+            hn::StoreU(hn::LoadU(d8, s + bytes - N), d8, d + bytes - N);
+    }
+}
+void CopyBlock(void *dstv, ptrdiff_t dp, const void *srcv, ptrdiff_t sp, size_t bytes, size_t rows)
+{
+    uint8_t *d = static_cast<uint8_t *>(dstv);
+    const uint8_t *s = static_cast<const uint8_t *>(srcv);
+    const hn::ScalableTag<uint8_t> d8;
+    const hn::CappedTag<uint8_t, 16> dq;
+    if (bytes >= hn::Lanes(d8))
+        BlockRows(d8, d, dp, s, sp, bytes, rows);
+    else if (bytes >= 16)
+        BlockRows(dq, d, dp, s, sp, bytes, rows);
+    else
+        for (size_t r = 0; r < rows; r++)
+            memcpy(d + (ptrdiff_t)r * dp, s + (ptrdiff_t)r * sp, bytes);
+}
+#endif
 
 // Writes n zero elements at dst[i * ds] (fill_fn): memset when contiguous.
 template <typename T>
@@ -148,34 +234,42 @@ void FillZero(void *dstv, ptrdiff_t ds, size_t n)
 }
 
 // SLICE_GRAD with a window step of 2 (expand2_fn): dst[2i] = src[i * ss] for i < count, a zero
-// after each but the last, 2 count - 1 elements in all. A unit-stride source is interleaved with
-// a zero vector: each vector of the source gives two of the destination.
+// after each, and `tail` zeros after the last element. A unit-stride source is interleaved with
+// a zero vector: each vector of the source gives two of the destination, in the target's
+// vectors, then 16-byte ones, then element by element. A vector may end at the last element's
+// zero when there is a tail: the bench's rows of 512 UINT8 (256 FLOAT16) left 16 (8) elements
+// to the element loop without it. A last vector overlapping the one before was slower than the
+// element loop for the few elements left after the 16-byte vectors (FLOAT32 rows of 250).
+template <class D, typename T>
+HWY_INLINE void Expand2Vectors(D dt, T *HWY_RESTRICT d, const T *HWY_RESTRICT s, size_t &i,
+                               size_t count, size_t tail)
+{
+    const size_t N = hn::Lanes(dt);
+    const auto zero = hn::Zero(dt);
+    // a vector writes d[2i .. 2i + 2N): within the 2 count - 1 elements, or the first zero after
+    for (; i + N + (tail ? 0 : 1) <= count; i += N)
+        hn::StoreInterleaved2(hn::LoadU(dt, s + i), zero, dt, d + 2 * i);
+}
 template <typename T>
-void Expand2(void *dstv, const void *srcv, ptrdiff_t ss, size_t count)
+void Expand2(void *dstv, const void *srcv, ptrdiff_t ss, size_t count, size_t tail)
 {
     T *HWY_RESTRICT d = static_cast<T *>(dstv);
     const T *HWY_RESTRICT s = static_cast<const T *>(srcv);
-    const hn::ScalableTag<T> dt;
-    const size_t N = hn::Lanes(dt);
-    const auto zero = hn::Zero(dt);
     size_t i = 0;
     if (ss == 1) {
-        for (; i + N < count; i += N) // writes d[2i .. 2i + 2N), within 2 count - 1
-            hn::StoreInterleaved2(hn::LoadU(dt, s + i), zero, dt, d + 2 * i);
-        // the rest in 16-byte vectors where the target's are wider: rows of a few hundred
-        // elements left up to 63 to the element loop (bench, 5 alternated runs on a Zen 4 at
-        // AVX3, 512 KiB: UINT8 25 -> 15 us, FLOAT16 19 -> 12 us)
+        const hn::ScalableTag<T> dt;
         const hn::CappedTag<T, 16 / sizeof(T)> dq;
-        const size_t Q = hn::Lanes(dq);
-        if (Q < N)
-            for (; i + Q < count; i += Q)
-                hn::StoreInterleaved2(hn::LoadU(dq, s + i), hn::Zero(dq), dq, d + 2 * i);
+        Expand2Vectors(dt, d, s, i, count, tail);
+        if (hn::Lanes(dq) < hn::Lanes(dt))
+            Expand2Vectors(dq, d, s, i, count, tail);
     }
     for (; i < count; i++) {
         d[2 * i] = s[(ptrdiff_t)i * ss];
         if (i + 1 < count)
             d[2 * i + 1] = 0;
     }
+    if (tail)
+        memset(d + 2 * count - 1, 0, tail * sizeof(T));
 }
 
 // ------------------------------------------------------------------------------ tiles
@@ -572,6 +666,9 @@ void FillCopies(kernel_table *t)
     t->copy_stream[1] = CopyRun<uint16_t, true>;
     t->copy_stream[2] = CopyRun<uint32_t, true>;
     t->copy_stream[3] = CopyRun<uint64_t, true>;
+#endif
+#if HWY_TARGET != HWY_SCALAR
+    t->copy_block = CopyBlock;
 #endif
     t->fill[0] = FillZero<uint8_t>;
     t->fill[1] = FillZero<uint16_t>;
