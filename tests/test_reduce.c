@@ -697,6 +697,38 @@ ParameterizedTest(reduce_param *p, reduce, free_kinds_block_rows)
         run_case(&r, p, 2, shapes[i], 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
 }
 
+/* ARGMAX and ARGMIN (decreasing) over axis 0 of float matrices whose rows of 2 to 16 KiB lie
+ * back to back, 16 MiB or more in all, at every thread setting: on one thread the column walk
+ * reads each group's rows one after the other (COL_ARG_SEQ over wide rows); tasks of fewer rows
+ * take the interleaved walk. FLOAT32 [1100, 3900] (rows of 15600 bytes, a masked last vector) and FLOAT64
+ * [1100, 1950]. */
+ParameterizedTestParameters(reduce, column_arg_wide_rows)
+{
+    static reduce_param params[4];
+    static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT64};
+    size_t n = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_ARGMAX, 0, DMLCPU_AXIS_DIRECTION_INCREASING, types[t]};
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_ARGMIN, 0, DMLCPU_AXIS_DIRECTION_DECREASING, types[t]};
+    }
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
+{
+    if (tu_reduced() && p->op == DMLCPU_OPERATOR_ARGMIN)
+        return;
+    tu_rng r;
+    tu_rng_init(&r, "reduce.column_arg_wide_rows", (uint64_t)p->op, (uint64_t)p->type);
+    const uint32_t axis0 = 0;
+    const uint32_t f32[2] = {1100, 3900}, f64[2] = {1100, 1950};
+    /* every thread setting (1 thread takes the wide walk), three draws of data (a NaN sends a
+     * tile to the exact row replay instead) */
+    for (int k = 0; k < 3; k++)
+        run_case(&r, p, 2, p->type == DMLCPU_DATA_TYPE_FLOAT64 ? f64 : f32, 1, &axis0,
+                 TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+}
+
 /* ---- signed zeros -------------------------------------------------------------------------- */
 
 /* Groups made only of -0 (or only of +0): the canonical order starts every lane at +0, so SUM

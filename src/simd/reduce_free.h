@@ -664,14 +664,22 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
  * 5.6-6.9 ms that way and 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
  * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
- * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. */
+ * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. Float rows of 2 to 16 KiB take
+ * it too when the tile reads COL_ARG_SEQ_WIDE_MIN or more (streamed from memory; ge then holds
+ * up to 16 KiB, in L1): ARGMAX over axis 0, one process alternating both builds in either order
+ * (medians of 11 to 21, Zen 5, AVX-512): FLOAT32 4096 x 4096 1.05-1.08x, 8192 x 2048 1.32x,
+ * FLOAT64 4096 x 2048 1.11-1.13x; in L3 (FLOAT32 2048 x 1024, 8 MiB) it was 1.7x slower, and
+ * INT32 4096 x 4096, with no NaN marks to keep, 0.93x. */
 #define COL_ARG_SEQ_MIN 512
 #define COL_ARG_SEQ_MAX 2048
+#define COL_ARG_SEQ_MAX_WIDE (DMLCPU_COL_FREE_BYTES + 1)
+#define COL_ARG_SEQ_WIDE_MIN ((size_t)16 << 20)
+#define COL_ARG_SEQ_LIMIT(T) (sizeof(T) >= 4 ? COL_ARG_SEQ_MAX_WIDE : COL_ARG_SEQ_MAX)
 #define COL_ARG_SEQ(T, S, EXT, BEAT)                                                               \
     do {                                                                                           \
         /* nv = ceil(K / E) <= this, as K * sizeof(T) < COL_ARG_SEQ_MAX */                       \
-        vec_##S ge[COL_ARG_SEQ_MAX / sizeof(T) / EPV_##S + 1];                                     \
-        lmask gn[COL_ARG_SEQ_MAX / sizeof(T) / EPV_##S + 1];                                       \
+        vec_##S ge[COL_ARG_SEQ_LIMIT(T) / sizeof(T) / EPV_##S + 1];                                \
+        lmask gn[COL_ARG_SEQ_LIMIT(T) / sizeof(T) / EPV_##S + 1];                                  \
         const ptrdiff_t pf = 16 * rs;                                                              \
         for (size_t r0 = 0; r0 < nrows; r0 += COL_ARG_G) {                                         \
             const size_t rn = MIN_SZ(COL_ARG_G, nrows - r0);                                       \
@@ -785,7 +793,10 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                 bv[v] = fill;                                                                      \
                 iv[v] = izero_##S();                                                               \
             }                                                                                      \
-            if (rs == (ptrdiff_t)(K * sizeof(T)) && rs >= COL_ARG_SEQ_MIN && rs < COL_ARG_SEQ_MAX)  \
+            if (rs == (ptrdiff_t)(K * sizeof(T)) && rs >= COL_ARG_SEQ_MIN &&                      \
+                (rs < COL_ARG_SEQ_MAX ||                                                           \
+                 (NAN_##S && rs < COL_ARG_SEQ_LIMIT(T) &&                                          \
+                  nrows * (size_t)rs >= COL_ARG_SEQ_WIDE_MIN)))                                    \
                 COL_ARG_SEQ(T, S, EXT, BEAT);                                                      \
             else                                                                                   \
                 COL_WALK(COL_ARG_G, COL_ARG_GROUP, T, S, EXT, BEAT);                               \
