@@ -32,6 +32,10 @@ typedef struct {
     size_t bytes;
 } tensor_buf;
 
+/* When not 0: tensors are bound with exactly their addressed size, ending at the guard page (a
+ * size that is a multiple of 64 bytes then starts on a cache line). */
+static int exact_buffers;
+
 /* layout: a tu_layout, or -1 for a random one; perm: the dimension order of a permuted layout
  * (NULL: random). */
 static void tb_make_perm(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32_t rank,
@@ -42,11 +46,13 @@ static void tb_make_perm(tu_rng *r, tensor_buf *x, dmlcpu_data_type type, uint32
         tu_tensor_random_layout(&x->t, r, is_input);
     else
         tu_tensor_layout(&x->t, r, (tu_layout)layout, perm);
-    tu_tensor_random_declared_size(&x->t, r);
+    if (!exact_buffers)
+        tu_tensor_random_declared_size(&x->t, r);
     x->desc = tu_desc(&x->t);
     x->bytes = (size_t)tu_binding_bytes(&x->t);
     const size_t es = ref_type_size(type);
-    x->data = tu_buffer_alloc(&x->buf, x->bytes, es, tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7));
+    const unsigned shift = exact_buffers || tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7);
+    x->data = tu_buffer_alloc(&x->buf, x->bytes, es, shift);
     /* inputs: random bits; outputs: garbage the operator must overwrite where it writes */
     tu_fill(r, is_input ? type : DMLCPU_DATA_TYPE_UINT8, x->data,
             is_input ? x->bytes / es : x->bytes, TU_DATA_RAW, 0);
@@ -537,6 +543,49 @@ ParameterizedTest(copy_param *p, copy, transpose)
      * stores where the level has them: destination rows at every alignment */
     for (int k = 0; k < (slice ? 0 : 2); k++)
         case_transpose(&r, type, slice, (17u << 20) / ref_type_size(type), 1);
+}
+
+/* IDENTITY transposes above DMLCPU_STREAM_MIN_BYTES whose destination rows start on 64-byte
+ * lines (their length a multiple of 64 bytes, buffers starting on a line): AVX3 writes the tiles
+ * of 2- to 8-byte elements in blocks of 64-byte rows straight to the destination. The other
+ * side is a few tiles (256 bytes of a row on x86) plus a block and 3 elements, so the last
+ * tiles end with a block that overlaps the one before it; a packed input into a transposed
+ * output and a transposed input into a packed output. */
+ParameterizedTestParameters(copy, line_transpose)
+{
+    static copy_param params[4];
+    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
+    for (int t = 0; t < 4; t++)
+        params[t] = (copy_param){DMLCPU_OPERATOR_IDENTITY, types[t]};
+    return cr_make_param_array(copy_param, params, 4);
+}
+
+ParameterizedTest(copy_param *p, copy, line_transpose)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.line_transpose", (uint64_t)p->type, 0);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    const uint32_t es = (uint32_t)ref_type_size(type), line = 64 / es, edge = 256 / es;
+    const uint32_t rows = 2048 + line * tu_below(&r, 8); /* destination rows: whole lines */
+    const uint32_t other = ((17u << 20) / es / rows) / edge * edge + line + 3;
+    exact_buffers = 1;
+    for (int way = 0; way < 2; way++) {
+        /* way 0: packed [rows, other] into a column-major output; 1: a column-major input of
+         * [other, rows] into packed: either way the output's rows hold `rows` elements */
+        const uint32_t sizes[2] = {way ? other : rows, way ? rows : other};
+        tensor_buf x[2]; /* input, output */
+        for (int k = 0; k < 2; k++) {
+            tb_make_perm(&r, &x[k], type, 2, sizes, k == 0, TU_LAYOUT_PACKED_EXPLICIT, NULL);
+            if (k != way) { /* column-major: the same bytes, the strides swapped (no gaps) */
+                x[k].t.strides[0] = 1;
+                x[k].t.strides[1] = sizes[0];
+                x[k].desc = tu_desc(&x[k].t);
+            }
+        }
+        run_identity(&r, &x[0], &x[1]);
+    }
+    exact_buffers = 0;
 }
 
 /* ---- narrow transposes --------------------------------------------------------------------- */
