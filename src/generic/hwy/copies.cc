@@ -268,7 +268,9 @@ void Expand2(void *dstv, const void *srcv, ptrdiff_t ss, size_t count, size_t ta
         if (i + 1 < count)
             d[2 * i + 1] = 0;
     }
-    if (tail)
+    if (tail == 1) // the usual case: the window ends one element before the row
+        d[2 * count - 1] = 0;
+    else if (tail)
         memset(d + 2 * count - 1, 0, tail * sizeof(T));
 }
 
