@@ -84,7 +84,7 @@ typedef struct {
     uint64_t bytes;             /* bytes copied by an execute */
     copy_task *tasks;
     copy_fn copy;               /* the innermost-dimension kernel for the element size */
-    copy_block_fn copy_block;   /* rows of contiguous rows, when not streamed (may be NULL) */
+    copy_block_fn copy_block;   /* contiguous rows, many per call; NULL when streamed */
     fill_fn fill;
     transpose_fn transpose;     /* tiles with contiguous source columns and destination rows */
     expand2_fn expand2;         /* SLICE_GRAD rows with a window step of 2 */

@@ -139,7 +139,7 @@ typedef void (*copy_fn)(void *dst, ptrdiff_t dst_stride, const void *src, ptrdif
  * parts of rows, are runs of a few hundred bytes: one call per run cost more than the copy. */
 typedef void (*copy_block_fn)(void *dst, ptrdiff_t dst_pitch, const void *src, ptrdiff_t src_pitch,
                               size_t bytes, size_t rows);
-/* Rows longer than this go to memcpy one by one instead (copy.c). */
+/* Rows longer than this go to copy[] one by one instead (copy.c), which calls memcpy. */
 #define DMLCPU_BLOCK_ROW_MAX_BYTES 4096
 /* Writes n zero elements at dst[i * dst_stride]. */
 typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
