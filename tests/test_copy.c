@@ -512,18 +512,29 @@ static void case_transpose(tu_rng *r, dmlcpu_data_type type, int slice, uint64_t
     tb_free(&out);
 }
 
+/* One type of each element size: the transposes' kernels are keyed by size only. */
+static const int size_types[4] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
+                                  DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
+
+/* IDENTITY once for each element size (the line and narrow transposes). */
+static struct criterion_test_params identity_per_element_size(void)
+{
+    static copy_param params[4];
+    for (int t = 0; t < 4; t++)
+        params[t] = (copy_param){DMLCPU_OPERATOR_IDENTITY, size_types[t]};
+    return cr_make_param_array(copy_param, params, 4);
+}
+
 /* Transposes beyond the parallel threshold and below it, for every element size, at random
  * thread counts (run_op picks them). */
 ParameterizedTestParameters(copy, transpose)
 {
     static copy_param params[2 * 4];
-    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
-                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
     size_t n = 0;
     for (int o = 0; o < 2; o++)
         for (int t = 0; t < 4; t++)
             params[n++] = (copy_param){o ? DMLCPU_OPERATOR_SLICE : DMLCPU_OPERATOR_IDENTITY,
-                                       types[t]};
+                                       size_types[t]};
     return cr_make_param_array(copy_param, params, n);
 }
 
@@ -551,15 +562,7 @@ ParameterizedTest(copy_param *p, copy, transpose)
  * side is a few tiles (256 bytes of a row on x86) plus a block and 3 elements, so the last
  * tiles end with a block that overlaps the one before it; a packed input into a transposed
  * output and a transposed input into a packed output. */
-ParameterizedTestParameters(copy, line_transpose)
-{
-    static copy_param params[4];
-    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
-                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
-    for (int t = 0; t < 4; t++)
-        params[t] = (copy_param){DMLCPU_OPERATOR_IDENTITY, types[t]};
-    return cr_make_param_array(copy_param, params, 4);
-}
+ParameterizedTestParameters(copy, line_transpose) { return identity_per_element_size(); }
 
 ParameterizedTest(copy_param *p, copy, line_transpose)
 {
@@ -607,15 +610,7 @@ static void case_narrow(tu_rng *r, dmlcpu_data_type type, uint32_t k, uint32_t n
     run_identity(r, &in, &out);
 }
 
-ParameterizedTestParameters(copy, narrow_transpose)
-{
-    static copy_param params[4];
-    static const int types[] = {DMLCPU_DATA_TYPE_UINT8, DMLCPU_DATA_TYPE_FLOAT16,
-                                DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64};
-    for (int t = 0; t < 4; t++)
-        params[t] = (copy_param){DMLCPU_OPERATOR_IDENTITY, types[t]};
-    return cr_make_param_array(copy_param, params, 4);
-}
+ParameterizedTestParameters(copy, narrow_transpose) { return identity_per_element_size(); }
 
 /* Every k from 1 to 5 both ways: lengths around a vector (1 to 65 and 129 elements: a vector
  * has up to 64), a long odd one, several images a batch; then k = 3 both ways above
