@@ -336,6 +336,10 @@ static const many_case many_cases[] = {
     {"ARGMIN DECREASING f32 4000 x 1024 over axis 0", DMLCPU_OPERATOR_ARGMIN,
      DMLCPU_AXIS_DIRECTION_DECREASING, DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_UINT32, 2,
      {4000, 1024}, 0, DATA_TIES, 64},
+    /* 17 MB of float rows of 15600 bytes: one thread reads each group's rows one after the
+     * other (COL_ARG_SEQ over wide rows), many threads split the rows into ranges */
+    {"ARGMAX f32 1100 x 3900 over axis 0", DMLCPU_OPERATOR_ARGMAX, DMLCPU_AXIS_DIRECTION_INCREASING,
+     DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_INT64, 2, {1100, 3900}, 0, DATA_TIES, 16},
     {"ARGMAX DECREASING f16 narrow columns 1000003 x 3 over axis 0", DMLCPU_OPERATOR_ARGMAX,
      DMLCPU_AXIS_DIRECTION_DECREASING, DMLCPU_DATA_TYPE_FLOAT16, DMLCPU_DATA_TYPE_INT32, 2,
      {1000003, 3}, 0, DATA_TIES, 24},
