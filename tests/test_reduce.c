@@ -729,6 +729,71 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
                  TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
 }
 
+/* LOG_SUM_EXP over axis 0 where each column's maximum is far above its other elements (so a
+ * maximum taken without it overflows the exp) and lies in the last row (a partial quad), the
+ * first row or the middle row, in turn by column. The tiles are several vector sub-tiles wide,
+ * whose maxima are read while the previous sub-tile's sums run (simd/lse_col.h); some shapes
+ * end in a masked vector. One thread and the reversed host pool, every level. */
+Test(reduce, lse_column_maxima_anywhere)
+{
+    static const struct {
+        dmlcpu_data_type type;
+        uint32_t rows, cols;
+        double big;
+    } cases[] = {{DMLCPU_DATA_TYPE_FLOAT32, 1029, 512, 200},  {DMLCPU_DATA_TYPE_FLOAT32, 1030, 520, 200},
+                 {DMLCPU_DATA_TYPE_FLOAT16, 1029, 1024, 200}, {DMLCPU_DATA_TYPE_FLOAT16, 2051, 300, 200},
+                 {DMLCPU_DATA_TYPE_FLOAT64, 659, 248, 1000},  {DMLCPU_DATA_TYPE_FLOAT64, 658, 250, 1000}};
+    tu_rng r;
+    tu_rng_init(&r, "reduce.lse_column_maxima_anywhere", 0, 0);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const dmlcpu_data_type type = cases[c].type;
+        const uint32_t rows = cases[c].rows, cols = cases[c].cols;
+        const uint32_t sizes[2] = {rows, cols}, osizes[2] = {1, cols}, axis = 0;
+        const size_t es = ref_type_size(type);
+        tu_tensor in, out;
+        tu_tensor_init(&in, type, 2, sizes);
+        tu_tensor_init(&out, type, 2, osizes);
+        const size_t in_bytes = (size_t)tu_binding_bytes(&in), out_bytes = (size_t)tu_binding_bytes(&out);
+        tu_buffer ib, ob;
+        unsigned char *x = tu_buffer_alloc(&ib, in_bytes, es, 0);
+        void *y = tu_buffer_alloc(&ob, out_bytes, es, 0);
+        void *expected = malloc(out_bytes);
+        double *scale = malloc(cols * sizeof(double));
+        cr_assert(expected && scale);
+        for (size_t i = 0; i < (size_t)rows * cols; i++)
+            tu_store_float(type, x + i * es, -4.0 * tu_uniform(&r));
+        for (uint32_t k = 0; k < cols; k++) {
+            const uint32_t row = k % 3 == 0 ? rows - 1 : k % 3 == 1 ? 0 : rows / 2;
+            tu_store_float(type, x + ((size_t)row * cols + k) * es, cases[c].big + k % 7);
+        }
+        memset(expected, 0xa5, out_bytes);
+        dmlcpu_tensor_desc idesc = tu_desc(&in), odesc = tu_desc(&out);
+        dmlcpu_reduce_operator_desc rd = {DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP, &idesc, &odesc, 1, &axis};
+        dmlcpu_operator_desc desc = {DMLCPU_OPERATOR_REDUCE, &rd};
+        cr_assert_eq(ref_reduce(&rd, x, expected, scale), DMLCPU_STATUS_OK);
+        static const uint32_t settings[] = {1, TU_HOST_POOL};
+        for (uint32_t lv = 0; lv < tu_level_count(); lv++) {
+            const char *level = tu_level_select(lv);
+            for (size_t t = 0; t < 2; t++) {
+                char what[200];
+                snprintf(what, sizeof what, "LOG_SUM_EXP %s [%" PRIu32 ", %" PRIu32 "] over axis 0, %s%s%s",
+                         tu_type_name(type), rows, cols, tu_threads_name(settings[t]),
+                         *level ? ", level " : "", level);
+                memset(y, 0xa5, out_bytes);
+                dmlcpu_buffer_binding bi = {x, in_bytes}, bo = {y, out_bytes};
+                tu_run(&desc, settings[t], &bi, 1, &bo, 1, what);
+                char msg[512];
+                cr_assert(tu_compare(&out, y, expected, TU_CMP_LOG, scale, msg, sizeof msg), "%s: %s",
+                          what, msg);
+            }
+        }
+        free(expected);
+        free(scale);
+        tu_buffer_free(&ib);
+        tu_buffer_free(&ob);
+    }
+}
+
 /* ---- signed zeros -------------------------------------------------------------------------- */
 
 /* Groups made only of -0 (or only of +0): the canonical order starts every lane at +0, so SUM

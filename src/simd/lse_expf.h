@@ -13,39 +13,57 @@
  *
  * Only additions, subtractions and multiplications of single precision (no fused multiply-add:
  * every tier has them, including CPUs without FMA and the portable tier's SSE4 target), in one
- * order, plus integer moves of exponent bits: every instantiation gives the same bits.
+ * order, plus integer moves of exponent bits: every instantiation gives the same bits. The last
+ * step, y 2^n, is one correctly rounded result that tiers may reach their own way (AVX-512's
+ * scalef; AVX2 without products that underflow); all 2^31 inputs with the sign bit set, +0 and
+ * the positive NaNs gave the scalar form's bits at every x86 tier, one vector and four.
  *
  * x = n ln2 + r with n = round(x / ln2) (adding 1.5 * 2^23 rounds to an integer), ln2 split as
  * HI + LO where HI has 15 significant bits, so n * HI is exact for |n| <= 255; |r| <= ln2/2
  * (a little more when x / ln2 rounds before the integer rounding). exp(r) = 1 + (r + r^2 p(r)),
  * p the Taylor polynomial of degree 5 (1/2 + r/6 + ... + r^5/5040): its truncation error is
- * below 0.05 ulp on that range; y = exp(r) is in [0.7, 1.42]. Then y 2^n = (y 2^(n+25)) 2^-25:
- * for -150 <= n <= 0 the first product is a normal number (>= 0.7 * 2^-125), hence exact, so a
- * subnormal result rounds only once, in the second. */
+ * below 0.05 ulp on that range; y = exp(r) is in [0.7, 1.42]. Then y 2^n, rounded once (SCALE
+ * below). */
 #ifndef DMLCPU_SIMD_LSE_EXPF_H
 #define DMLCPU_SIMD_LSE_EXPF_H
 
 #include <stdint.h>
 #include <string.h>
 
-#define LSE_EXPF_BODY(V, VI, SET1, SETI, ADD, SUB, MUL, BITS, FLT, ADDI, SUBI, SLL23, RAISE_TO,   \
-                      x)                                                                           \
-    x = RAISE_TO(x, SET1(-104.0f)); /* max(x, lim), NaN stays NaN */                               \
-    const V shifter = SET1(12582912.0f); /* 1.5 * 2^23 */                                          \
-    V t = ADD(MUL(x, SET1(0x1.715476p+0f)), shifter); /* x / ln2 + shifter, rounded */             \
-    V n = SUB(t, shifter);                                                                         \
-    VI k = SUBI(BITS(t), BITS(shifter));                                                           \
-    V r = SUB(x, MUL(n, SET1(0x1.62e4p-1f)));                                                      \
-    r = SUB(r, MUL(n, SET1(0x1.7f7d1cp-20f)));                                                     \
-    V p = SET1(0x1.a01a02p-13f);                                                                   \
-    p = ADD(MUL(p, r), SET1(0x1.6c16c2p-10f));                                                     \
-    p = ADD(MUL(p, r), SET1(0x1.111112p-7f));                                                      \
-    p = ADD(MUL(p, r), SET1(0x1.555556p-5f));                                                      \
-    p = ADD(MUL(p, r), SET1(0x1.555556p-3f));                                                      \
-    p = ADD(MUL(p, r), SET1(0.5f));                                                                \
-    V y = ADD(SET1(1.0f), ADD(r, MUL(MUL(r, r), p)));                                              \
-    V s = FLT(SLL23(ADDI(k, SETI(127 + 25)))); /* 2^(n + 25) */                                   \
-    return MUL(MUL(y, s), SET1(0x1p-25f));
+/* LSE_EXPF_N: exp of NV vectors x[0..NV) in place, each step over all NV before the next, so
+ * that the NV dependency chains (about 60 cycles each) overlap: one vector at a time left a Zen 5
+ * core at 11 cycles a vector of 16 where 4 in lockstep take 8.5. Every lane gets the operations
+ * of the one-vector form, whatever NV. SCALE(y, n, k) returns y 2^n (k = n as an integer) for
+ * y in [0.7, 1.42] and -150 <= n <= 0, rounded once: LSE_SCALE_2STEP below, or a tier's own
+ * with the same bits (AVX-512 scalef; AVX2 avoids products that underflow, which cost 4x). */
+#define LSE_FOR(NV) _Pragma("GCC unroll 8") for (int w_ = 0; w_ < (NV); w_++)
+#define LSE_EXPF_N(V, VI, SET1, SETI, ADD, SUB, MUL, BITS, FLT, ADDI, SUBI, SLL23, RAISE_TO,      \
+                   SCALE, x, NV)                                                                   \
+    do {                                                                                           \
+        const V shifter_ = SET1(12582912.0f); /* 1.5 * 2^23 */                                     \
+        V n_[NV], r_[NV], p_[NV];                                                                  \
+        VI k_[NV];                                                                                 \
+        LSE_FOR(NV) x[w_] = RAISE_TO(x[w_], SET1(-104.0f)); /* max(x, lim), NaN stays NaN */       \
+        LSE_FOR(NV) { /* x / ln2 + shifter, rounded */                                             \
+            V t_ = ADD(MUL(x[w_], SET1(0x1.715476p+0f)), shifter_);                                \
+            n_[w_] = SUB(t_, shifter_);                                                            \
+            k_[w_] = SUBI(BITS(t_), BITS(shifter_));                                               \
+        }                                                                                          \
+        LSE_FOR(NV) r_[w_] = SUB(x[w_], MUL(n_[w_], SET1(0x1.62e4p-1f)));                          \
+        LSE_FOR(NV) r_[w_] = SUB(r_[w_], MUL(n_[w_], SET1(0x1.7f7d1cp-20f)));                      \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(SET1(0x1.a01a02p-13f), r_[w_]), SET1(0x1.6c16c2p-10f));       \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.111112p-7f));                       \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.555556p-5f));                       \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.555556p-3f));                       \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0.5f));                                 \
+        LSE_FOR(NV) p_[w_] = ADD(SET1(1.0f), ADD(r_[w_], MUL(MUL(r_[w_], r_[w_]), p_[w_])));       \
+        LSE_FOR(NV) x[w_] = SCALE(p_[w_], n_[w_], k_[w_]);                                         \
+        (void)k_; /* a SCALE may take n alone */                                                   \
+    } while (0)
+/* y 2^n = (y 2^(n+25)) 2^-25: for -150 <= n <= 0 the first product is a normal number
+ * (>= 0.7 * 2^-125), hence exact, so a subnormal result rounds only once, in the second. */
+#define LSE_SCALE_2STEP(V, SET1, SETI, MUL, FLT, ADDI, SLL23, y, k)                                \
+    MUL(MUL(y, FLT(SLL23(ADDI(k, SETI(127 + 25))))), SET1(0x1p-25f))
 
 /* ---- scalar: float and int32 (integer arithmetic on the unsigned bits: it wraps) ---- */
 static inline float lse_sc_set1(float s) { return s; }
@@ -59,11 +77,16 @@ static inline int32_t lse_sc_addi(int32_t a, int32_t b) { return (int32_t)((uint
 static inline int32_t lse_sc_subi(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
 static inline int32_t lse_sc_sll23(int32_t a) { return (int32_t)((uint32_t)a << 23); }
 static inline float lse_sc_raise_to(float x, float lim) { return x < lim ? lim : x; }
+#define lse_sc_scale(y, n, k)                                                                      \
+    LSE_SCALE_2STEP(float, lse_sc_set1, lse_sc_seti, lse_sc_mul, lse_sc_flt, lse_sc_addi,          \
+                    lse_sc_sll23, y, k)
 static inline float lse_expf_scalar(float x)
 {
-    LSE_EXPF_BODY(float, int32_t, lse_sc_set1, lse_sc_seti, lse_sc_add, lse_sc_sub, lse_sc_mul,
-                  lse_sc_bits, lse_sc_flt, lse_sc_addi, lse_sc_subi, lse_sc_sll23,
-                  lse_sc_raise_to, x)
+    float v[1] = {x};
+    LSE_EXPF_N(float, int32_t, lse_sc_set1, lse_sc_seti, lse_sc_add, lse_sc_sub, lse_sc_mul,
+               lse_sc_bits, lse_sc_flt, lse_sc_addi, lse_sc_subi, lse_sc_sll23, lse_sc_raise_to,
+               lse_sc_scale, v, 1);
+    return v[0];
 }
 
 #if defined(__AVX2__)
@@ -71,11 +94,40 @@ static inline float lse_expf_scalar(float x)
 #define lse_avx2_sll23(k) _mm256_slli_epi32(k, 23)
 /* maxps returns its second operand when either is NaN */
 #define lse_avx2_raise_to(x, lim) _mm256_max_ps(lim, x)
+/* y 2^n in one product when no lane's result can be subnormal (n >= -125); otherwise those
+ * lanes (but NaN ones) take m = y 2^(n+149) (exact, normal: n + 149 >= -1) rounded to an
+ * integer, which is the result's bit pattern: below 2^-125 floats are multiples of 2^-149 (m = 2^23 is FLT_MIN's
+ * bits). A product whose result is subnormal costs a microcode assist on x86. */
+static inline __m256 lse_avx2_scale(__m256 y, __m256 n, __m256i k)
+{
+    (void)n;
+    const __m256i lo = _mm256_set1_epi32(-125);
+    const __m256i sub = _mm256_cmpgt_epi32(lo, k);
+    const __m256 pow2 = _mm256_castsi256_ps(_mm256_slli_epi32(
+        _mm256_add_epi32(_mm256_max_epi32(k, lo), _mm256_set1_epi32(127)), 23));
+    if (!_mm256_movemask_ps(_mm256_castsi256_ps(sub)))
+        return _mm256_mul_ps(y, pow2);
+    const __m256 up = _mm256_castsi256_ps(_mm256_slli_epi32(
+        _mm256_add_epi32(_mm256_min_epi32(k, _mm256_set1_epi32(-126)), _mm256_set1_epi32(149 + 127)),
+        23));
+    const __m256 m = _mm256_castsi256_ps(_mm256_cvtps_epi32(_mm256_mul_ps(y, up)));
+    const __m256 take = _mm256_and_ps(_mm256_castsi256_ps(sub), _mm256_cmp_ps(y, y, _CMP_ORD_Q));
+    return _mm256_blendv_ps(_mm256_mul_ps(y, pow2), m, take); /* NaN stays NaN */
+}
+#define LSE_EXPF_AVX2_N(x, NV)                                                                     \
+    LSE_EXPF_N(__m256, __m256i, _mm256_set1_ps, _mm256_set1_epi32, _mm256_add_ps, _mm256_sub_ps,   \
+               _mm256_mul_ps, _mm256_castps_si256, _mm256_castsi256_ps, _mm256_add_epi32,          \
+               _mm256_sub_epi32, lse_avx2_sll23, lse_avx2_raise_to, lse_avx2_scale, x, NV)
 static inline __m256 lse_expf_avx2(__m256 x)
 {
-    LSE_EXPF_BODY(__m256, __m256i, _mm256_set1_ps, _mm256_set1_epi32, _mm256_add_ps, _mm256_sub_ps,
-                  _mm256_mul_ps, _mm256_castps_si256, _mm256_castsi256_ps, _mm256_add_epi32,
-                  _mm256_sub_epi32, lse_avx2_sll23, lse_avx2_raise_to, x)
+    __m256 v[1] = {x};
+    LSE_EXPF_AVX2_N(v, 1);
+    return v[0];
+}
+/* exp of x[0..4) in place, in lockstep */
+static inline __attribute__((always_inline)) void lse_expf4_avx2(__m256 x[4])
+{
+    LSE_EXPF_AVX2_N(x, 4);
 }
 #endif
 
@@ -83,11 +135,22 @@ static inline __m256 lse_expf_avx2(__m256 x)
 #include <immintrin.h>
 #define lse_avx512_sll23(k) _mm512_slli_epi32(k, 23)
 #define lse_avx512_raise_to(x, lim) _mm512_max_ps(lim, x) /* the second operand when NaN */
+/* y 2^n rounded once (n is integral), with no penalty for a subnormal result */
+#define lse_avx512_scale(y, n, k) _mm512_scalef_ps(y, n)
+#define LSE_EXPF_AVX512_N(x, NV)                                                                   \
+    LSE_EXPF_N(__m512, __m512i, _mm512_set1_ps, _mm512_set1_epi32, _mm512_add_ps, _mm512_sub_ps,   \
+               _mm512_mul_ps, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_add_epi32,          \
+               _mm512_sub_epi32, lse_avx512_sll23, lse_avx512_raise_to, lse_avx512_scale, x, NV)
 static inline __m512 lse_expf_avx512(__m512 x)
 {
-    LSE_EXPF_BODY(__m512, __m512i, _mm512_set1_ps, _mm512_set1_epi32, _mm512_add_ps, _mm512_sub_ps,
-                  _mm512_mul_ps, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_add_epi32,
-                  _mm512_sub_epi32, lse_avx512_sll23, lse_avx512_raise_to, x)
+    __m512 v[1] = {x};
+    LSE_EXPF_AVX512_N(v, 1);
+    return v[0];
+}
+/* exp of x[0..4) in place, in lockstep */
+static inline __attribute__((always_inline)) void lse_expf4_avx512(__m512 x[4])
+{
+    LSE_EXPF_AVX512_N(x, 4);
 }
 #endif
 
@@ -95,11 +158,16 @@ static inline __m512 lse_expf_avx512(__m512 x)
 #include <arm_neon.h>
 #define lse_neon_sll23(k) vshlq_n_s32(k, 23)
 #define lse_neon_raise_to(x, lim) vmaxq_f32(x, lim) /* NaN if either is NaN */
+#define lse_neon_scale(y, n, k)                                                                    \
+    LSE_SCALE_2STEP(float32x4_t, vdupq_n_f32, vdupq_n_s32, vmulq_f32, vreinterpretq_f32_s32,       \
+                    vaddq_s32, lse_neon_sll23, y, k)
 static inline float32x4_t lse_expf_neon(float32x4_t x)
 {
-    LSE_EXPF_BODY(float32x4_t, int32x4_t, vdupq_n_f32, vdupq_n_s32, vaddq_f32, vsubq_f32, vmulq_f32,
-                  vreinterpretq_s32_f32, vreinterpretq_f32_s32, vaddq_s32, vsubq_s32,
-                  lse_neon_sll23, lse_neon_raise_to, x)
+    float32x4_t v[1] = {x};
+    LSE_EXPF_N(float32x4_t, int32x4_t, vdupq_n_f32, vdupq_n_s32, vaddq_f32, vsubq_f32, vmulq_f32,
+               vreinterpretq_s32_f32, vreinterpretq_f32_s32, vaddq_s32, vsubq_s32, lse_neon_sll23,
+               lse_neon_raise_to, lse_neon_scale, v, 1);
+    return v[0];
 }
 #endif
 

@@ -454,7 +454,8 @@ void ColSum(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
 // FLOAT32 (and FLOAT16) the own exp of simd/lse_expf.h, transcribed operation for operation;
 // FLOAT64 SLEEF's deterministic cinz expd of the target's width.
 
-// exp(x) for x <= 0 or NaN: simd/lse_expf.h's LSE_EXPF_BODY in the same operations and order.
+// exp(x) for x <= 0 or NaN: simd/lse_expf.h's LSE_EXPF_N in the same operations and order (its
+// two-step scaling, LSE_SCALE_2STEP).
 template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<4>)
 {
     const hn::RebindToSigned<D> di;
