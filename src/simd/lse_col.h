@@ -5,13 +5,15 @@
  * halving tree over the lanes.
  *
  * The tile is cut into sub-tiles of whole vectors of columns, each at most LSE_COL_SUB_BYTES of
- * the block's rows (at least one vector). A sub-tile's maxima are read down each vector of
- * columns, then its quads are summed in order into a lane array of its own (L x its vectors:
- * 4 KiB for one AVX-512 vector, in L1). The sub-tile stays in L2 between the two reads, and
- * while the second one runs (bound by the exps) every line of the next sub-tile's rows is
- * prefetched, so the next maxima read from cache as well. The whole tile read twice went to
- * memory twice: 4096 x 4096 FLOAT32 over axis 0 read 64 MiB for the maxima, then again for the
- * sums. The exps of a quad's four rows run in lockstep (EXPQ).
+ * the block's rows and at most a quarter of the tile (at least one vector). The first sub-tile's
+ * maxima are read along the rows, a quad of rows at a time. Then each sub-tile's quads are
+ * summed in order into a lane array of its own (L x its vectors), and in the same pass over the
+ * rows the next sub-tile's maxima are read: those reads come from memory (prefetched 16 rows
+ * ahead) while the exps of the quads, which bound the pass, run; the sub-tile is read again from
+ * cache one pass later. The lane loop read the whole tile for the maxima, then again for the
+ * sums: 4096 x 4096 FLOAT32 over axis 0 read 64 MiB twice from memory, one read at a time.
+ * Only the first sub-tile's maxima (at most a quarter of the tile) are not overlapped. The exps
+ * of a quad's four rows run in lockstep (EXPQ).
  *
  * Parameters: T the input element, V the vector of EPV accumulators of type S, L lanes per
  * column; LD(p) a full vector, LDT(p) the tile's last, partial vector (the tail in scope); ADD,
@@ -19,7 +21,8 @@
  * a or b is NaN), SET1(s), STORE(p, v) (aligned), EXPQ(q) (exp of q[0..4) in place), FIELD the
  * partial's member. In scope: x (const char *, row 0), rs (bytes between rows), nrows, K,
  * out (K partials) and scratch (aligned to the vector; (L + 1) x DMLCPU_COL_PITCH(K) values of
- * S at least). */
+ * S at least: two sub-tiles' maxima and L lanes of a sub-tile fit, a sub-tile being at most a
+ * quarter of the tile when there are several). */
 #ifndef DMLCPU_SIMD_LSE_COL_H
 #define DMLCPU_SIMD_LSE_COL_H
 
@@ -60,7 +63,7 @@
         const size_t nv_ = (K + (EPV) - 1) / (EPV), nfull_ = K / (EPV);                            \
         const size_t vb_ = (EPV) * sizeof(T) * (nrows); /* bytes of one vector of columns */      \
         size_t sw_ = LSE_COL_SUB_BYTES / vb_; /* vectors a sub-tile */                             \
-        sw_ = sw_ < 1 ? 1 : sw_ >= nv_ ? nv_ : sw_ > (nv_ + 1) / 2 ? (nv_ + 1) / 2 : sw_;          \
+        sw_ = sw_ < 1 ? 1 : sw_ >= nv_ ? nv_ : sw_ > (nv_ + 3) / 4 ? (nv_ + 3) / 4 : sw_;          \
         const size_t nq_ = (nrows + 3) / 4, used_ = nq_ < (L) ? nq_ : (L);                         \
         const V zero_ = SET1(0), ninf_ = SET1(-INFINITY);                                          \
         /* two sub-tiles' maxima (one when there is one sub-tile), then the lanes: lane j,      \

@@ -662,9 +662,8 @@ DEF_ROW_LSE(reduce_row_lse_f64_avx2, block_sum_f64, double, __m256d, double, 4, 
         S(*lane)[DMLCPU_COL_PITCH(K)] = (void *)(mcol + DMLCPU_COL_PITCH(K));                      \
         const V id = _mm256_setzero_##SFX(), fill = _mm256_set1_##SFX(-INFINITY);                 \
         COL_SETUP(EPV);                                                                            \
-        /* simd/lse_col.h where the rows hold a line; FLOAT16 keeps the lane loop (the bench's     \
-         * [8, 16384, 256] over axis 1 took 1.25x the time with the walk) */                       \
-        if (sizeof(T) >= 4 && K * sizeof(T) >= 64) {                                               \
+        /* simd/lse_col.h where the rows hold a line */                                            \
+        if (K * sizeof(T) >= 64) {                                                                 \
             LSE_COL_WALK(T, V, S, EPV, L, LD, LDM##_TL, _mm256_add_##SFX, _mm256_sub_##SFX,        \
                          _mm256_max_##SFX, _mm256_or_##SFX, UNORD_##SFX, _mm256_set1_##SFX,        \
                          _mm256_store_##SFX, EXPQ_##SFX, FIELD);                                   \
