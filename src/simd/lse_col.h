@@ -49,6 +49,22 @@
         *(lane) = ADD(*(lane), ADD(ADD(e_[0], e_[1]), ADD(e_[2], e_[3])));                         \
     } while (0)
 
+/* The same with LD (full) or LDT (the tile's partial last vector) */
+#define LSE_COL_MAXF(V, LD, LDT, full, MAX, OR, UNORD, p0, p1, p2, p3, o, mv)                     \
+    do {                                                                                           \
+        if (full)                                                                                  \
+            LSE_COL_MAXV(V, LD, MAX, OR, UNORD, p0, p1, p2, p3, o, mv);                            \
+        else                                                                                       \
+            LSE_COL_MAXV(V, LDT, MAX, OR, UNORD, p0, p1, p2, p3, o, mv);                           \
+    } while (0)
+#define LSE_COL_SUMF(V, LD, LDT, full, ADD, SUB, EXPQ, p0, p1, p2, p3, o, m, lane)                \
+    do {                                                                                           \
+        if (full)                                                                                  \
+            LSE_COL_SUMV(V, LD, ADD, SUB, EXPQ, p0, p1, p2, p3, o, m, lane);                       \
+        else                                                                                       \
+            LSE_COL_SUMV(V, LDT, ADD, SUB, EXPQ, p0, p1, p2, p3, o, m, lane);                      \
+    } while (0)
+
 /* the line of each of the four rows 16 rows ahead, at element offset o */
 #define LSE_COL_PREFETCH4(p0, p1, p2, p3, o)                                                       \
     do {                                                                                           \
@@ -82,10 +98,8 @@
                 const size_t o_ = v_ * (EPV);                                                      \
                 if (((o_ * sizeof(T)) & 63) == 0)                                                  \
                     LSE_COL_PREFETCH4(p0_, p1_, p2_, p3_, o_);                                     \
-                if (v_ < nfull_)                                                                   \
-                    LSE_COL_MAXV(V, LD, MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mxb_[0] + v_); \
-                else                                                                               \
-                    LSE_COL_MAXV(V, LDT, MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mxb_[0] + v_); \
+                LSE_COL_MAXF(V, LD, LDT, v_ < nfull_,                                              \
+                             MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mxb_[0] + v_);           \
             }                                                                                      \
         }                                                                                          \
         for (size_t c_ = 0, s_ = 0; c_ < nv_; c_ += sw_, s_ ^= 1) {                                \
@@ -113,7 +127,8 @@
                         V e_[4];                                                                   \
                         for (size_t k_ = 0; k_ < 4; k_++) {                                        \
                             const T *pk_ = (const T *)((const char *)p0_ + (ptrdiff_t)k_ * rs);    \
-                            e_[k_] = k_ >= have_ ? ninf_ : SUB(v_ < nf_ ? LD(pk_ + o_) : LDT(pk_ + o_), m_); \
+                            e_[k_] = k_ >= have_ ? ninf_                                           \
+                                     : SUB(v_ < nf_ ? LD(pk_ + o_) : LDT(pk_ + o_), m_);           \
                         }                                                                          \
                         EXPQ(e_);                                                                  \
                         for (size_t k_ = have_; k_ < 4; k_++)                                      \
@@ -122,10 +137,8 @@
                     }                                                                              \
                     for (size_t v_ = 0; v_ < cn_; v_++) { /* missing rows repeat the first */     \
                         const size_t o_ = (c_ + cw_ + v_) * (EPV);                                 \
-                        if (c_ + cw_ + v_ < nfull_)                                                \
-                            LSE_COL_MAXV(V, LD, MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mn_ + v_); \
-                        else                                                                       \
-                            LSE_COL_MAXV(V, LDT, MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mn_ + v_); \
+                        LSE_COL_MAXF(V, LD, LDT, c_ + cw_ + v_ < nfull_,                           \
+                                     MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mn_ + v_);       \
                     }                                                                              \
                 } else { /* vector v of this sub-tile's quad, and of the next's maxima */         \
                     const size_t vmax_ = cw_ > cn_ ? cw_ : cn_;                                    \
@@ -133,19 +146,15 @@
                         if (v_ < cw_) {                                                            \
                             const size_t o_ = (c_ + v_) * (EPV);                                   \
                             const V m_ = ((const V *)mx_)[v_];                                     \
-                            if (v_ < nf_)                                                          \
-                                LSE_COL_SUMV(V, LD, ADD, SUB, EXPQ, p0_, p1_, p2_, p3_, o_, m_, ln_ + v_); \
-                            else                                                                   \
-                                LSE_COL_SUMV(V, LDT, ADD, SUB, EXPQ, p0_, p1_, p2_, p3_, o_, m_, ln_ + v_); \
+                            LSE_COL_SUMF(V, LD, LDT, v_ < nf_,                                     \
+                                         ADD, SUB, EXPQ, p0_, p1_, p2_, p3_, o_, m_, ln_ + v_);    \
                         }                                                                          \
                         if (v_ < cn_) {                                                            \
                             const size_t o_ = (c_ + cw_ + v_) * (EPV);                             \
                             if (((o_ * sizeof(T)) & 63) == 0)                                      \
                                 LSE_COL_PREFETCH4(p0_, p1_, p2_, p3_, o_);                         \
-                            if (c_ + cw_ + v_ < nfull_)                                            \
-                                LSE_COL_MAXV(V, LD, MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mn_ + v_); \
-                            else                                                                   \
-                                LSE_COL_MAXV(V, LDT, MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mn_ + v_); \
+                            LSE_COL_MAXF(V, LD, LDT, c_ + cw_ + v_ < nfull_,                       \
+                                         MAX, OR, UNORD, p0_, p1_, p2_, p3_, o_, (V *)mn_ + v_);   \
                         }                                                                          \
                     }                                                                              \
                 }                                                                                  \
@@ -153,7 +162,8 @@
             for (size_t h_ = (L) / 2; h_ >= 1; h_ /= 2)                                            \
                 for (size_t j_ = 0; j_ < h_ && j_ + h_ < used_; j_++)                              \
                     for (size_t v_ = 0; v_ < cw_; v_++)                                            \
-                        lanes_[j_ * cw_ + v_] = ADD(lanes_[j_ * cw_ + v_], lanes_[(j_ + h_) * cw_ + v_]); \
+                        lanes_[j_ * cw_ + v_] =                                                \
+                            ADD(lanes_[j_ * cw_ + v_], lanes_[(j_ + h_) * cw_ + v_]);              \
             const S *sum_ = (const S *)lanes_;                                                     \
             for (size_t k_ = c_ * (EPV); k_ < K && k_ < (c_ + cw_) * (EPV); k_++) {                \
                 const S m_ = mx_[k_ - c_ * (EPV)], mk_ = m_ != m_ ? (S)NAN : m_;                   \

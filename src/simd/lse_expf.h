@@ -65,6 +65,28 @@
 #define LSE_SCALE_2STEP(V, SET1, SETI, MUL, FLT, ADDI, SLL23, y, k)                                \
     MUL(MUL(y, FLT(SLL23(ADDI(k, SETI(127 + 25))))), SET1(0x1p-25f))
 
+/* Four vectors x0..x3 of exp(x) stored at e, EPV elements apart. LSE_EXPQ4_STORE: EXPQ(q) maps
+ * q[0..4) in place (the lockstep form). LSE_EACH4_STORE: a one-vector EXP on each, stored at
+ * once (SLEEF's FLOAT64 call: held in an array across the four calls, the values were spilled,
+ * 1.1x the time). LSE_EXPQ_EACH(q, EXP) is an EXPQ made of a one-vector EXP. */
+#define LSE_EXPQ4_STORE(STORE, EXPQ, e, EPV, x0, x1, x2, x3)                                       \
+    do {                                                                                           \
+        __typeof__(x0) q_[4] = {x0, x1, x2, x3};                                                   \
+        EXPQ(q_);                                                                                  \
+        for (int i_ = 0; i_ < 4; i_++)                                                             \
+            STORE((e) + i_ * (EPV), q_[i_]);                                                       \
+    } while (0)
+#define LSE_EACH4_STORE(STORE, EXP, e, EPV, x0, x1, x2, x3)                                        \
+    do {                                                                                           \
+        STORE(e, EXP(x0));                                                                         \
+        STORE((e) + (EPV), EXP(x1));                                                               \
+        STORE((e) + 2 * (EPV), EXP(x2));                                                           \
+        STORE((e) + 3 * (EPV), EXP(x3));                                                           \
+    } while (0)
+#define LSE_EXPQ_EACH(q, EXP)                                                                      \
+    for (int i_ = 0; i_ < 4; i_++)                                                                 \
+    (q)[i_] = EXP((q)[i_])
+
 /* ---- scalar: float and int32 (integer arithmetic on the unsigned bits: it wraps) ---- */
 static inline float lse_sc_set1(float s) { return s; }
 static inline int32_t lse_sc_seti(int32_t i) { return i; }
@@ -96,8 +118,9 @@ static inline float lse_expf_scalar(float x)
 #define lse_avx2_raise_to(x, lim) _mm256_max_ps(lim, x)
 /* y 2^n in one product when no lane's result can be subnormal (n >= -125); otherwise those
  * lanes (but NaN ones) take m = y 2^(n+149) (exact, normal: n + 149 >= -1) rounded to an
- * integer, which is the result's bit pattern: below 2^-125 floats are multiples of 2^-149 (m = 2^23 is FLT_MIN's
- * bits). A product whose result is subnormal costs a microcode assist on x86. */
+ * integer, which is the result's bit pattern: below 2^-125 floats are multiples of 2^-149
+ * (m = 2^23 is FLT_MIN's bits). A product whose result is subnormal costs a microcode assist on
+ * x86. */
 static inline __m256 lse_avx2_scale(__m256 y, __m256 n, __m256i k)
 {
     (void)n;
@@ -107,9 +130,9 @@ static inline __m256 lse_avx2_scale(__m256 y, __m256 n, __m256i k)
         _mm256_add_epi32(_mm256_max_epi32(k, lo), _mm256_set1_epi32(127)), 23));
     if (!_mm256_movemask_ps(_mm256_castsi256_ps(sub)))
         return _mm256_mul_ps(y, pow2);
-    const __m256 up = _mm256_castsi256_ps(_mm256_slli_epi32(
-        _mm256_add_epi32(_mm256_min_epi32(k, _mm256_set1_epi32(-126)), _mm256_set1_epi32(149 + 127)),
-        23));
+    const __m256i kup = _mm256_min_epi32(k, _mm256_set1_epi32(-126)); /* the subnormal lanes' k */
+    const __m256 up = _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_add_epi32(kup, _mm256_set1_epi32(149 + 127)), 23));
     const __m256 m = _mm256_castsi256_ps(_mm256_cvtps_epi32(_mm256_mul_ps(y, up)));
     const __m256 take = _mm256_and_ps(_mm256_castsi256_ps(sub), _mm256_cmp_ps(y, y, _CMP_ORD_Q));
     return _mm256_blendv_ps(_mm256_mul_ps(y, pow2), m, take); /* NaN stays NaN */

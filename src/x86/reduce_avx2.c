@@ -552,25 +552,10 @@ static inline double hmax_pd(__m256d v)
 /* acc = max(acc, v); nan |= lanes where a or b is NaN */
 #define UNORD(SFX, a, b) _mm256_cmp_##SFX(a, b, _CMP_UNORD_Q)
 
-/* Four vectors of exp into e: FLOAT32 the four in lockstep, FLOAT64 SLEEF's call on each in
- * turn (held in an array across the four calls, they were spilled: 1.1x the time). */
-#define EXP4_ps(e, EPV, x0, x1, x2, x3)                                                            \
-    do {                                                                                           \
-        __typeof__(x0) q_[4] = {x0, x1, x2, x3};                                                   \
-        lse_expf4_avx2(q_);                                                                        \
-        for (int i_ = 0; i_ < 4; i_++)                                                             \
-            _mm256_store_ps(e + i_ * (EPV), q_[i_]);                                                 \
-    } while (0)
-#define EXP4_pd(e, EPV, x0, x1, x2, x3)                                                            \
-    do {                                                                                           \
-        _mm256_store_pd(e, DMLCPU_EXP_F64_AVX2(x0));                                                   \
-        _mm256_store_pd(e + (EPV), DMLCPU_EXP_F64_AVX2(x1));                                           \
-        _mm256_store_pd(e + 2 * (EPV), DMLCPU_EXP_F64_AVX2(x2));                                       \
-        _mm256_store_pd(e + 3 * (EPV), DMLCPU_EXP_F64_AVX2(x3));                                       \
-    } while (0)
-#define EXPQ_EACH(q, EXP)                                                                          \
-    for (int i_ = 0; i_ < 4; i_++)                                                                 \
-    q[i_] = EXP(q[i_])
+/* Four vectors of exp into e (simd/lse_expf.h): FLOAT32 the four in lockstep, FLOAT64 SLEEF's
+ * call on each in turn. */
+#define EXP4_ps(e, EPV, ...) LSE_EXPQ4_STORE(_mm256_store_ps, lse_expf4_avx2, e, EPV, __VA_ARGS__)
+#define EXP4_pd(e, EPV, ...) LSE_EACH4_STORE(_mm256_store_pd, DMLCPU_EXP_F64_AVX2, e, EPV, __VA_ARGS__)
 /* One prefetch per 64 bytes of the four vectors at q. */
 #define PREFETCH4(q, EPV)                                                                          \
     do {                                                                                           \
@@ -586,7 +571,7 @@ static inline double hmax_pd(__m256d v)
  * next row's, when rows are contiguous), so memory keeps streaming during the arithmetic. With
  * the prefetches stopping at the row's end, the max loop waited on memory for a quarter of the
  * time of 4096 x 4096 FLOAT32 over axis 1 (rows of one block). */
-#define EXPQ_F64(q) EXPQ_EACH(q, DMLCPU_EXP_F64_AVX2)
+#define EXPQ_F64(q) LSE_EXPQ_EACH(q, DMLCPU_EXP_F64_AVX2)
 #define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, FIELD)                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \

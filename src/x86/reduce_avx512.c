@@ -514,25 +514,10 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
  * scanned for NaNs. While the block is in L1 the exp loop prefetches the next block's bytes (past
  * the end of the row: the next row's, when rows are contiguous), so memory keeps streaming during
  * the arithmetic. */
-/* Four vectors of exp into e: FLOAT32 the four in lockstep, FLOAT64 SLEEF's call on each in
- * turn (held in an array across the four calls, they were spilled: 1.1x the time). */
-#define EXP4_ps(e, EPV, x0, x1, x2, x3)                                                            \
-    do {                                                                                           \
-        __typeof__(x0) q_[4] = {x0, x1, x2, x3};                                                   \
-        lse_expf4_avx512(q_);                                                                        \
-        for (int i_ = 0; i_ < 4; i_++)                                                             \
-            _mm512_store_ps(e + i_ * (EPV), q_[i_]);                                                 \
-    } while (0)
-#define EXP4_pd(e, EPV, x0, x1, x2, x3)                                                            \
-    do {                                                                                           \
-        _mm512_store_pd(e, DMLCPU_EXP_F64_AVX512(x0));                                                   \
-        _mm512_store_pd(e + (EPV), DMLCPU_EXP_F64_AVX512(x1));                                           \
-        _mm512_store_pd(e + 2 * (EPV), DMLCPU_EXP_F64_AVX512(x2));                                       \
-        _mm512_store_pd(e + 3 * (EPV), DMLCPU_EXP_F64_AVX512(x3));                                       \
-    } while (0)
-#define EXPQ_EACH(q, EXP)                                                                          \
-    for (int i_ = 0; i_ < 4; i_++)                                                                 \
-    q[i_] = EXP(q[i_])
+/* Four vectors of exp into e (simd/lse_expf.h): FLOAT32 the four in lockstep, FLOAT64 SLEEF's
+ * call on each in turn. */
+#define EXP4_ps(e, EPV, ...) LSE_EXPQ4_STORE(_mm512_store_ps, lse_expf4_avx512, e, EPV, __VA_ARGS__)
+#define EXP4_pd(e, EPV, ...) LSE_EACH4_STORE(_mm512_store_pd, DMLCPU_EXP_F64_AVX512, e, EPV, __VA_ARGS__)
 /* One prefetch per 64 bytes of the four vectors at q. */
 #define PREFETCH4(q, EPV)                                                                          \
     do {                                                                                           \
@@ -540,7 +525,7 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
             _mm_prefetch((const char *)(q) + pf_, _MM_HINT_T0);                                    \
     } while (0)
 
-#define EXPQ_F64(q) EXPQ_EACH(q, DMLCPU_EXP_F64_AVX512)
+#define EXPQ_F64(q) LSE_EXPQ_EACH(q, DMLCPU_EXP_F64_AVX512)
 #define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, HMAX, EXP, FIELD)            \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
