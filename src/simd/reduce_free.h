@@ -658,9 +658,11 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
     }
 /* COL_ARG_GROUP's walk over contiguous rows of COL_ARG_SEQ_MIN bytes to less than
  * COL_ARG_SEQ_MAX (a group of 8 rows is then one piece of 4 to 16 KiB): each row read whole, in
- * turn, the group's extremes and NaN marks per vector kept in ge and gn, then compared with the
- * best as COL_ARG_GROUP does. The extreme of a group is exact whatever the order (a NaN sends
- * the tile to the replay). The rows' vectors in turn, 8 rows interleaved within a few pages,
+ * turn, the group's extremes per vector kept in ge, then compared with the best as COL_ARG_GROUP
+ * does. The extreme of a group is exact whatever the order (a NaN sends the tile to the replay,
+ * so its marks go straight into the tile's nanseen: keeping them per vector beside ge, a second
+ * store per vector read, cost FLOAT32 4096 x 4096 over axis 0 1.07-1.10x, FLOAT16 8192 x 512
+ * 1.32x, FLOAT32 8192 x 256 1.22x; Zen 5, both orders of one process). The rows' vectors in turn, 8 rows interleaved within a few pages,
  * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
  * 5.6-6.9 ms that way and 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
  * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
@@ -679,7 +681,6 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
     do {                                                                                           \
         /* nv = ceil(K / E) <= this, as K * sizeof(T) < COL_ARG_SEQ_MAX */                       \
         vec_##S ge[COL_ARG_SEQ_LIMIT(T) / sizeof(T) / EPV_##S + 1];                                \
-        lmask gn[COL_ARG_SEQ_LIMIT(T) / sizeof(T) / EPV_##S + 1];                                  \
         const ptrdiff_t pf = 16 * rs;                                                              \
         for (size_t r0 = 0; r0 < nrows; r0 += COL_ARG_G) {                                         \
             const size_t rn = MIN_SZ(COL_ARG_G, nrows - r0);                                       \
@@ -692,13 +693,13 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                     vec_##S x0 = v * E + E <= K ? ld_##S(row + v * E)                              \
                                                 : ldn_##S(row + v * E, K - v * E, fill);           \
                     KEEP(x0);                                                                      \
-                    const lmask n0 = NAN_##S ? nan_##S(x0, x0) : lm_zero();                        \
+                    if (NAN_##S) /* only the tile's verdict is needed, not each vector's */       \
+                        nanseen = lm_or(nanseen, nan_##S(x0, x0));                                 \
                     ge[v] = i ? EXT##_##S(ge[v], x0) : x0;                                         \
-                    gn[v] = i ? lm_or(gn[v], n0) : n0;                                             \
                 }                                                                                  \
             }                                                                                      \
             for (size_t v = 0; v < nv; v++)                                                        \
-                COL_ARG_TAKE(S, BEAT, ge[v], gn[v]);                                               \
+                COL_ARG_TAKE(S, BEAT, ge[v], lm_zero());                                           \
         }                                                                                          \
     } while (0)
 #define COL_ARG_RESCAN(T, S, LAST, FIELD)                                                          \
