@@ -662,7 +662,10 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * does. The extreme of a group is exact whatever the order (a NaN sends the tile to the replay,
  * so its marks go straight into the tile's nanseen: keeping them per vector beside ge, a second
  * store per vector read, cost FLOAT32 4096 x 4096 over axis 0 1.07-1.10x, FLOAT16 8192 x 512
- * 1.32x, FLOAT32 8192 x 256 1.22x; Zen 5, both orders of one process). The rows' vectors in turn, 8 rows interleaved within a few pages,
+ * 1.32x, FLOAT32 8192 x 256 1.22x; Zen 5, both orders of one process). Each row is prefetched
+ * COL_ARG_SEQ_AHEAD bytes ahead, the distance 16 rows of 1 KiB had: over 16 KiB rows, 16 KiB
+ * ahead instead of 16 rows took 1.05-1.13x less time (FLOAT32 4096 x 4096 and 2048 x 4096,
+ * FLOAT64 4096 x 2048), 8 KiB rows 1.0-1.03x, 512-byte rows unchanged; 4 KiB ahead was slower. The rows' vectors in turn, 8 rows interleaved within a few pages,
  * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
  * 5.6-6.9 ms that way and 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
  * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
@@ -673,6 +676,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * FLOAT64 4096 x 2048 1.11-1.13x; in L3 (FLOAT32 2048 x 1024, 8 MiB) it was 1.7x slower, and
  * INT32 4096 x 4096, with no NaN marks to keep, 0.93x. */
 #define COL_ARG_SEQ_MIN 512
+#define COL_ARG_SEQ_AHEAD 16384 /* bytes: prefetch distance of the walk */
 #define COL_ARG_SEQ_MAX 2048
 #define COL_ARG_SEQ_MAX_WIDE (DMLCPU_COL_FREE_BYTES + 1)
 #define COL_ARG_SEQ_WIDE_MIN ((size_t)16 << 20)
@@ -681,7 +685,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
     do {                                                                                           \
         /* nv = ceil(K / E) <= this, as K * sizeof(T) < COL_ARG_SEQ_MAX */                       \
         vec_##S ge[COL_ARG_SEQ_LIMIT(T) / sizeof(T) / EPV_##S + 1];                                \
-        const ptrdiff_t pf = 16 * rs;                                                              \
+        const ptrdiff_t pf = COL_ARG_SEQ_AHEAD;                                                    \
         for (size_t r0 = 0; r0 < nrows; r0 += COL_ARG_G) {                                         \
             const size_t rn = MIN_SZ(COL_ARG_G, nrows - r0);                                       \
             const char *rb = x + (ptrdiff_t)r0 * rs;                                               \
