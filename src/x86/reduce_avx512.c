@@ -288,9 +288,15 @@ DEF_MERGES(mul)
      * columns at a third of the read ceiling. Not over long stretches of each row (more than    \
      * 256 bytes) read with whole-line loads, where the hardware prefetchers do better alone     \
      * (4096 x 1024 f32 tiles: 52 GB/s with these prefetches, 60 without; 64 columns: 55 with,   \
-     * 53 without); FLOAT16 (half-line loads) keeps them: 64 GB/s with, 52 without. */           \
+     * 53 without). FLOAT16 (half-line loads) keeps them over contiguous rows shorter than 4 KiB \
+     * (64 GB/s with, 52 without); not over longer rows, or pieces of rows: SUM over axis 0, one  \
+     * process alternating both in either order (Zen 5), FLOAT16 4096 x 8192 (2 KiB pieces 16  \
+     * KiB apart) 1.24x, 4096 x 4096 1.15x, 8192 x 2048 1.14x, 1024 x 4096 1.35x faster without, \
+     * 16384 x 1024 1.12x and 65536 x 256 1.08x slower without. */                              \
     const ptrdiff_t pf = DMLCPU_COL_PREFETCH(rs);                                                  \
-    const int pfw = K * sizeof(T) <= 256 || (EPV) * sizeof(T) < 64;                                \
+    const int pfw = K * sizeof(T) <= 256 || ((EPV) * sizeof(T) < 64 &&                             \
+                                             rs == (ptrdiff_t)(K * sizeof(T)) &&                   \
+                                             K * sizeof(T) < 4096);                                \
     size_t r0 = 0;                                                                                 \
     if (rs == (ptrdiff_t)(K * sizeof(T)) && 4 * K == (EPV))                                        \
         r0 = NARROW16_##SFX(T, V, EPV, L, LD, LDM, MAP, OPN, AUX);                                 \
