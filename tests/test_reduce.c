@@ -700,12 +700,13 @@ ParameterizedTest(reduce_param *p, reduce, free_kinds_block_rows)
 /* ARGMAX and ARGMIN (decreasing) over axis 0 of float matrices whose rows of 2 to 16 KiB lie
  * back to back, 16 MiB or more in all, at every thread setting: on one thread the column walk
  * reads each group's rows one after the other (COL_ARG_SEQ over wide rows); tasks of fewer rows
- * take the interleaved walk. FLOAT32 [1100, 3900] (rows of 15600 bytes, a masked last vector) and FLOAT64
- * [1100, 1950]. */
+ * take the interleaved walk. FLOAT32 and INT32 [1100, 3900] (rows of 15600 bytes, a masked last
+ * vector), FLOAT64 and UINT64 [1100, 1950]. */
 ParameterizedTestParameters(reduce, column_arg_wide_rows)
 {
-    static reduce_param params[4];
-    static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT64};
+    static reduce_param params[8];
+    static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT64,
+                                DMLCPU_DATA_TYPE_INT32, DMLCPU_DATA_TYPE_UINT64};
     size_t n = 0;
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
         params[n++] = (reduce_param){DMLCPU_OPERATOR_ARGMAX, 0, DMLCPU_AXIS_DIRECTION_INCREASING, types[t]};
@@ -725,7 +726,7 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
     /* every thread setting (1 thread takes the wide walk), three draws of data (a NaN sends a
      * tile to the exact row replay instead) */
     for (int k = 0; k < 3; k++)
-        run_case(&r, p, 2, p->type == DMLCPU_DATA_TYPE_FLOAT64 ? f64 : f32, 1, &axis0,
+        run_case(&r, p, 2, ref_type_size(p->type) == 8 ? f64 : f32, 1, &axis0,
                  TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
 }
 

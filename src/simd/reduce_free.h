@@ -669,12 +669,15 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
  * 5.6-6.9 ms that way and 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
  * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
- * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. Float rows of 2 to 16 KiB take
- * it too when the tile reads COL_ARG_SEQ_WIDE_MIN or more (streamed from memory; ge then holds
- * up to 16 KiB, in L1): ARGMAX over axis 0, one process alternating both builds in either order
- * (medians of 11 to 21, Zen 5, AVX-512): FLOAT32 4096 x 4096 1.05-1.08x, 8192 x 2048 1.32x,
- * FLOAT64 4096 x 2048 1.11-1.13x; in L3 (FLOAT32 2048 x 1024, 8 MiB) it was 1.7x slower, and
- * INT32 4096 x 4096, with no NaN marks to keep, 0.93x. */
+ * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. Rows of 2 to 16 KiB of 4- and
+ * 8-byte elements take it too when the tile reads COL_ARG_SEQ_WIDE_MIN or more (streamed from
+ * memory; ge then holds up to 16 KiB, in L1): ARGMAX over axis 0, one process alternating both
+ * builds in either order (medians of 11 to 21, Zen 5, AVX-512): FLOAT32 4096 x 4096
+ * 1.05-1.08x, 8192 x 2048 1.32x, FLOAT64 4096 x 2048 1.11-1.13x; in L3 (FLOAT32 2048 x 1024,
+ * 8 MiB) it was 1.7x slower. Integers, once the walk kept no per-vector marks and prefetched
+ * 16 KiB ahead: INT32 8192 x 2048 1.21-1.28x, 2048 x 4096 1.09-1.18x, 4096 x 4096 1.0x, UINT64
+ * 4096 x 2048 1.02-1.05x. FLOAT16 rows (half-line loads) stay on the group walk: 16 KiB rows
+ * gained 1.1x, 4 KiB rows lost 1.2-1.4x. */
 #define COL_ARG_SEQ_MIN 512
 #define COL_ARG_SEQ_AHEAD 16384 /* bytes: prefetch distance of the walk */
 #define COL_ARG_SEQ_MAX 2048
@@ -800,7 +803,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
             }                                                                                      \
             if (rs == (ptrdiff_t)(K * sizeof(T)) && rs >= COL_ARG_SEQ_MIN &&                      \
                 (rs < COL_ARG_SEQ_MAX ||                                                           \
-                 (NAN_##S && rs < COL_ARG_SEQ_LIMIT(T) &&                                          \
+                 (rs < COL_ARG_SEQ_LIMIT(T) &&                                                     \
                   nrows * (size_t)rs >= COL_ARG_SEQ_WIDE_MIN)))                                    \
                 COL_ARG_SEQ(T, S, EXT, BEAT);                                                      \
             else                                                                                   \
