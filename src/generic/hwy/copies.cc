@@ -79,8 +79,23 @@ HWY_INLINE void StridedRuns(D dt, T *HWY_RESTRICT d, const T *HWY_RESTRICT s, pt
         for (; i + N <= n; i += N)
             StoreTo<STREAM>(dt, hn::LoadU(dt, s + i), d + i);
     } else if (ss == -1) { // d[i] = s[-i]: reads s[-i - (N - 1) .. -i]
-        for (; i + N <= n; i += N)
-            StoreTo<STREAM>(dt, ReverseLanes(dt, hn::LoadU(dt, s - i - (N - 1))), d + i);
+        if constexpr (STREAM) {
+            // from the destination's last vector down, so that the source is read upwards:
+            // from memory, the descending read ran at two thirds of the ascending one's speed.
+            // SLICE reversing each row, one process alternating both in either order (Zen 5):
+            // FLOAT32 4096 x 4096 1.55-1.59x, FLOAT16 4096 x 8192 1.68-1.71x, FLOAT64 4096 x
+            // 2048 1.54x, FLOAT32 4000 x 4100 1.41x, UINT8 4096 x 4096 1.11-1.14x faster. In
+            // cache the upward walk of the destination stays: there it was 4-11% faster.
+            const size_t m = (n - i) / N;
+            for (size_t k = m; k-- > 0;) {
+                const size_t j = i + k * N;
+                StoreTo<STREAM>(dt, ReverseLanes(dt, hn::LoadU(dt, s - j - (N - 1))), d + j);
+            }
+            i += m * N;
+        } else {
+            for (; i + N <= n; i += N)
+                StoreTo<STREAM>(dt, ReverseLanes(dt, hn::LoadU(dt, s - i - (N - 1))), d + i);
+        }
     } else if (ss == 2) {
         // d[i] = s[2i]. A vector reads s[2i .. 2i + 2N), so the last one must leave out
         // s[2n - 1]: i + N < n. Two stores a step halve the loop's own cost.
