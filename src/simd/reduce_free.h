@@ -769,8 +769,9 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         for (size_t k = 0; k < K; k++) {                                                           \
             lane_##S bx = lv[k];                                                                   \
             size_t br = (size_t)li[k] * per;                                                       \
-            for (size_t l = k + K; l < NA * E; l += K) {                                           \
-                const size_t r = (size_t)li[l] * per + l / K;                                      \
+            /* lane l = k + j K is row li[l] * per + j (no division: this loop runs per call) */  \
+            for (size_t l = k + K, j = 1; l < NA * E; l += K, j++) {                               \
+                const size_t r = (size_t)li[l] * per + j;                                          \
                 const lane_##S xl = lv[l];                                                         \
                 if (r < nrows && (STRICT_##EXT(xl, bx) || (xl == bx && ((LAST) ? r > br : r < br)))) { \
                     bx = xl;                                                                       \
