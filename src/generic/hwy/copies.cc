@@ -76,6 +76,21 @@ HWY_INLINE void StridedRuns(D dt, T *HWY_RESTRICT d, const T *HWY_RESTRICT s, pt
 {
     const size_t N = hn::Lanes(dt);
     if (ss == 1) {
+        if constexpr (STREAM) {
+            // four vectors a step, the loads ahead of their non-temporal stores: SPLIT of a
+            // 64 MiB tensor into four parts (pieces of 4 KiB of each source row), one process
+            // alternating both in either order (Zen 5): FLOAT16 1.07-1.11x, FLOAT32 1.08-1.11x,
+            // FLOAT64 1.17-1.26x; JOIN the other way 0.97-1.0x. The loop of one vector a step
+            // also swung by 12% with where the linker put it.
+            for (; i + 4 * N <= n; i += 4 * N) {
+                const auto v0 = hn::LoadU(dt, s + i), v1 = hn::LoadU(dt, s + i + N);
+                const auto v2 = hn::LoadU(dt, s + i + 2 * N), v3 = hn::LoadU(dt, s + i + 3 * N);
+                StoreTo<STREAM>(dt, v0, d + i);
+                StoreTo<STREAM>(dt, v1, d + i + N);
+                StoreTo<STREAM>(dt, v2, d + i + 2 * N);
+                StoreTo<STREAM>(dt, v3, d + i + 3 * N);
+            }
+        }
         for (; i + N <= n; i += N)
             StoreTo<STREAM>(dt, hn::LoadU(dt, s + i), d + i);
     } else if (ss == -1) { // d[i] = s[-i]: reads s[-i - (N - 1) .. -i]
