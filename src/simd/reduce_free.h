@@ -659,27 +659,28 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
 /* COL_ARG_GROUP's walk over contiguous rows of COL_ARG_SEQ_MIN bytes to less than
  * COL_ARG_SEQ_MAX (a group of 8 rows is then one piece of 4 to 16 KiB): each row read whole, in
  * turn, the group's extremes per vector kept in ge, then compared with the best as COL_ARG_GROUP
- * does. The extreme of a group is exact whatever the order (a NaN sends the tile to the replay,
+ * does. The extreme of a group is exact whatever the order. A NaN sends the tile to the replay,
  * so its marks go straight into the tile's nanseen: keeping them per vector beside ge, a second
  * store per vector read, cost FLOAT32 4096 x 4096 over axis 0 1.07-1.10x, FLOAT16 8192 x 512
- * 1.32x, FLOAT32 8192 x 256 1.22x; Zen 5, both orders of one process). Each row is prefetched
+ * 1.32x, FLOAT32 8192 x 256 1.22x (Zen 5, both orders of one process). Each row is prefetched
  * COL_ARG_SEQ_AHEAD bytes ahead, the distance 16 rows of 1 KiB had: over 16 KiB rows, 16 KiB
  * ahead instead of 16 rows took 1.05-1.13x less time (FLOAT32 4096 x 4096 and 2048 x 4096,
- * FLOAT64 4096 x 2048), 8 KiB rows 1.0-1.03x, 512-byte rows unchanged; 4 KiB ahead was slower. The rows' vectors in turn, 8 rows interleaved within a few pages,
- * left the hardware prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took
- * 5.6-6.9 ms that way and 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30%
- * less (medians of 200, processes alternated); rows of 2 KiB gained nothing clear and UINT8
- * rows of 4 KiB (4096 x 4096 over axis 0) were a third slower. Rows of 2 to 16 KiB of 4- and
- * 8-byte elements take it too when the tile reads COL_ARG_SEQ_WIDE_MIN or more, or when the
- * plan says that its operator does (DMLCPU_COL_STREAMED: the row ranges of a split plan; 2
- * threads, FLOAT32 4096 x 4096 and FLOAT64 4096 x 2048 1.08-1.10x) (streamed from memory; ge
- * then holds up to 16 KiB, in L1): ARGMAX over axis 0, one process alternating both
- * builds in either order (medians of 11 to 21, Zen 5, AVX-512): FLOAT32 4096 x 4096
- * 1.05-1.08x, 8192 x 2048 1.32x, FLOAT64 4096 x 2048 1.11-1.13x; in L3 (FLOAT32 2048 x 1024,
- * 8 MiB) it was 1.7x slower. Integers, once the walk kept no per-vector marks and prefetched
- * 16 KiB ahead: INT32 8192 x 2048 1.21-1.28x, 2048 x 4096 1.09-1.18x, 4096 x 4096 1.0x, UINT64
- * 4096 x 2048 1.02-1.05x. FLOAT16 rows (half-line loads) stay on the group walk: 16 KiB rows
- * gained 1.1x, 4 KiB rows lost 1.2-1.4x. */
+ * FLOAT64 4096 x 2048), 8 KiB rows 1.0-1.03x, 512-byte rows unchanged; 4 KiB ahead was slower.
+ * The rows' vectors in turn, 8 rows interleaved within a few pages, left the hardware
+ * prefetchers behind: FLOAT32 ARGMAX over axis 1 of 8 x 8192 x 256 took 5.6-6.9 ms that way and
+ * 4.2-5.6 ms this way, of 8 x 16384 x 128 and 8 x 5461 x 384 15-30% less (medians of 200,
+ * processes alternated); rows of 2 KiB gained nothing clear and UINT8 rows of 4 KiB (4096 x
+ * 4096 over axis 0) were a third slower.
+ * Rows of 2 to 16 KiB of 4- and 8-byte elements take the walk too when they are streamed from
+ * memory: the tile reads COL_ARG_SEQ_WIDE_MIN or more, or the plan says that its operator does
+ * (DMLCPU_COL_STREAMED, the row ranges of a split plan). ge then holds up to 16 KiB, in L1.
+ * ARGMAX over axis 0, one process alternating both builds in either order (medians of 11 to 21,
+ * Zen 5, AVX-512): FLOAT32 4096 x 4096 1.05-1.08x, 8192 x 2048 1.32x, FLOAT64 4096 x 2048
+ * 1.11-1.13x; in L3 (FLOAT32 2048 x 1024, 8 MiB) it was 1.7x slower. Integers, once the walk
+ * kept no per-vector marks and prefetched 16 KiB ahead: INT32 8192 x 2048 1.21-1.28x, 2048 x
+ * 4096 1.09-1.18x, 4096 x 4096 1.0x, UINT64 4096 x 2048 1.02-1.05x. The split plans' ranges
+ * on 2 threads: FLOAT32 4096 x 4096 and FLOAT64 4096 x 2048 1.08-1.10x. FLOAT16 rows (half-line
+ * loads) stay on the group walk: 16 KiB rows gained 1.1x, 4 and 8 KiB rows lost 5-40%. */
 #define COL_ARG_SEQ_MIN 512
 #define COL_ARG_SEQ_AHEAD 16384 /* bytes: prefetch distance of the walk */
 #define COL_ARG_SEQ_MAX 2048
