@@ -68,12 +68,6 @@ extern "C" {
  * element's own row (the rescan from it finds the same row). */
 #define DMLCPU_COL_ARG_GROUP 8
 #define DMLCPU_ARG_DEFER ((uint64_t)1 << 63)
-/* index_base of a column ARG* kernel may also carry DMLCPU_COL_STREAMED: the operator reads at
- * least DMLCPU_COL_STREAMED_BYTES, so its rows come from memory even where one call reads less
- * (the row ranges of a split plan), and the kernel may take the walk it has for streamed rows.
- * Kernels strip the bit before index_base gives a row index. */
-#define DMLCPU_COL_STREAMED ((uint64_t)1 << 61)
-#define DMLCPU_COL_STREAMED_BYTES ((uint64_t)16 << 20)
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
 typedef enum {

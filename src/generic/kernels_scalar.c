@@ -176,7 +176,6 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
         const char *x = xv;                                                                        \
         V *best = scratch;                                                                         \
         size_t *at = (size_t *)(best + DMLCPU_COL_PITCH(K));                                           \
-        index_base &= ~DMLCPU_COL_STREAMED;                                                        \
         const T *r = (const T *)x;                                                                 \
         for (size_t k = 0; k < K; k++) {                                                           \
             best[k] = LOAD(r[k]);                                                                  \

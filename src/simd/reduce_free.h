@@ -672,20 +672,18 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * processes alternated); rows of 2 KiB gained nothing clear and UINT8 rows of 4 KiB (4096 x
  * 4096 over axis 0) were a third slower.
  * Rows of 2 to 16 KiB of 4- and 8-byte elements take the walk too when they are streamed from
- * memory: the tile reads COL_ARG_SEQ_WIDE_MIN or more, or the plan says that its operator does
- * (DMLCPU_COL_STREAMED, the row ranges of a split plan). ge then holds up to 16 KiB, in L1.
+ * memory: the tile reads COL_ARG_SEQ_WIDE_MIN or more. ge then holds up to 16 KiB, in L1.
  * ARGMAX over axis 0, one process alternating both builds in either order (medians of 11 to 21,
  * Zen 5, AVX-512): FLOAT32 4096 x 4096 1.05-1.08x, 8192 x 2048 1.32x, FLOAT64 4096 x 2048
  * 1.11-1.13x; in L3 (FLOAT32 2048 x 1024, 8 MiB) it was 1.7x slower. Integers, once the walk
  * kept no per-vector marks and prefetched 16 KiB ahead: INT32 8192 x 2048 1.21-1.28x, 2048 x
- * 4096 1.09-1.18x, 4096 x 4096 1.0x, UINT64 4096 x 2048 1.02-1.05x. The split plans' ranges
- * on 2 threads: FLOAT32 4096 x 4096 and FLOAT64 4096 x 2048 1.08-1.10x. FLOAT16 rows (half-line
+ * 4096 1.09-1.18x, 4096 x 4096 1.0x, UINT64 4096 x 2048 1.02-1.05x. FLOAT16 rows (half-line
  * loads) stay on the group walk: 16 KiB rows gained 1.1x, 4 and 8 KiB rows lost 5-40%. */
 #define COL_ARG_SEQ_MIN 512
 #define COL_ARG_SEQ_AHEAD 16384 /* bytes: prefetch distance of the walk */
 #define COL_ARG_SEQ_MAX 2048
 #define COL_ARG_SEQ_MAX_WIDE (DMLCPU_COL_FREE_BYTES + 1)
-#define COL_ARG_SEQ_WIDE_MIN DMLCPU_COL_STREAMED_BYTES
+#define COL_ARG_SEQ_WIDE_MIN ((size_t)16 << 20)
 #define COL_ARG_SEQ_LIMIT(T) (sizeof(T) >= 4 ? COL_ARG_SEQ_MAX_WIDE : COL_ARG_SEQ_MAX)
 #define COL_ARG_SEQ(T, S, EXT, BEAT)                                                               \
     do {                                                                                           \
@@ -796,8 +794,6 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         const vec_##S fill = FILL##_##S();                                                         \
         vec_##S *bv = scratch;                                                                     \
         iv_##S *iv = (iv_##S *)(bv + nv);                                                          \
-        const bool streamed = (index_base & DMLCPU_COL_STREAMED) != 0;                             \
-        index_base &= ~DMLCPU_COL_STREAMED;                                                        \
         if (K < E && K <= NARROW_MAX && rs == (ptrdiff_t)(K * sizeof(T))) {                        \
             COL_ARG_NARROW(T, S, EXT, BEAT, LAST, FIELD); /* returns unless it met a NaN */        \
         }                                                                                          \
@@ -810,7 +806,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
             if (rs == (ptrdiff_t)(K * sizeof(T)) && rs >= COL_ARG_SEQ_MIN &&                      \
                 (rs < COL_ARG_SEQ_MAX ||                                                           \
                  (rs < COL_ARG_SEQ_LIMIT(T) &&                                                     \
-                  (streamed || nrows * (size_t)rs >= COL_ARG_SEQ_WIDE_MIN))))                      \
+                  nrows * (size_t)rs >= COL_ARG_SEQ_WIDE_MIN)))                                    \
                 COL_ARG_SEQ(T, S, EXT, BEAT);                                                      \
             else                                                                                   \
                 COL_WALK(COL_ARG_G, COL_ARG_GROUP, T, S, EXT, BEAT);                               \

@@ -350,7 +350,6 @@ constexpr size_t kArgNarrowMax = 512;
 template <class P, bool IS_MAX, bool LAST>
 void ColArg(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base, partial *out, void *scratch)
 {
-    index_base &= ~DMLCPU_COL_STREAMED; // a hint of the plan's (kernels.h), not part of the index
     using Kt = typename P::K;
     const char *x = static_cast<const char *>(xv);
     const hn::ScalableTag<Kt> d;
