@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fp16.h"
 #include "numeric.h"
 #include "reduce_partials.h"
 #include "simd/sleef_math.h"
@@ -155,7 +156,7 @@ static void store_logs(const reduce_plan *p, const partial *parts, size_t cnt, c
         for (size_t i = 0; i < m; i++) {
             const float f = LOG_RESULT(f32, i);
             if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
-                const uint16_t h = dmlcpu_f32_to_f16(f);
+                const uint16_t h = fp16_from_f32(f);
                 memcpy(o + (ptrdiff_t)i * os, &h, sizeof h);
             } else {
                 memcpy(o + (ptrdiff_t)i * os, &f, sizeof f);
@@ -179,7 +180,7 @@ void reduce_finish(const reduce_plan *p, partial v, void *dst)
     case DMLCPU_DATA_TYPE_FLOAT32: {
         const float f = fin_f32(p->finalize, v.v.f32, p->n);
         if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) {
-            uint16_t h = dmlcpu_f32_to_f16(f);
+            uint16_t h = fp16_from_f32(f);
             memcpy(dst, &h, 2);
         } else {
             memcpy(dst, &f, 4);
@@ -230,6 +231,16 @@ void reduce_store_parts(const reduce_plan *p, const partial *parts, size_t cnt, 
             } else {
                 STORE_PARTS(double, parts[j].v.f64 / (double)p->n);
             }
+            return;
+        default: break;
+        }
+    }
+    if (p->in_type == DMLCPU_DATA_TYPE_FLOAT16) { /* fin_f32, then rounded once to FLOAT16 */
+        switch (p->finalize) {
+        case FIN_NONE: STORE_PARTS(uint16_t, fp16_from_f32(parts[j].v.f32)); return;
+        case FIN_SQRT: STORE_PARTS(uint16_t, fp16_from_f32(sqrtf(parts[j].v.f32))); return;
+        case FIN_DIV_N:
+            STORE_PARTS(uint16_t, fp16_from_f32(parts[j].v.f32 / (float)p->n));
             return;
         default: break;
         }
