@@ -210,8 +210,10 @@ static inline size_t narrow_accs(size_t K, size_t E)
             acc[a] = id;                                                                           \
         NARROW_WALK(T, S, id, COL_FOLD_NARROW_STEP, MAP, OP);                                               \
         lane_##S ln[NARROW_MAX * EPV_##S];                                                         \
-        for (size_t a = 0; a < NA; a++)                                                            \
-            st_##S(ln + a * E, acc[a]);                                                            \
+        size_t a_ = 0; /* NA >= 4: a do-while, so that the compiler sees ln written */            \
+        do                                                                                         \
+            st_##S(ln + a_ * E, acc[a_]);                                                          \
+        while (++a_ < NA);                                                                         \
         vec_##S r = ldn_##S((const T *)ln, K, id);                                                 \
         for (size_t q = K; q < NA * E; q += K)                                                     \
             r = OP(r, ldn_##S((const T *)(ln + q), K, id));                                        \
