@@ -9,13 +9,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "fp16.h"
 #include "kernels.h"
 #include "numeric.h"
 #include "simd/lse_expf.h"
 #include "simd/sleef_math.h"
 
 static inline float ld_f32(float v) { return v; }
-static inline float ld_f16(uint16_t v) { return dmlcpu_f16_to_f32(v); }
+static inline float ld_f16(uint16_t v) { return fp16_to_f32(v); }
 static inline double ld_f64(double v) { return v; }
 static inline int64_t ld_s(int64_t v) { return v; }
 static inline uint64_t ld_u(uint64_t v) { return v; }
