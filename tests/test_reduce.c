@@ -730,6 +730,40 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
                  TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
 }
 
+/* MAX and MIN over axis 0 of float matrices whose rows of 2 to 16 KiB lie back to back, 24 MiB
+ * or more in all, at every thread setting: on one thread the AVX-512 column fold reads each row
+ * whole, in turn (COL_FRANGE_SEQ), and a NaN sends the tile to the exact fold; tasks of fewer
+ * rows take the group walk. FLOAT32 [1700, 3900] (rows of 15600 bytes, a masked last vector),
+ * FLOAT64 [1700, 1950], FLOAT16 [3300, 3900] (FLOAT32 running values of 15600 bytes). */
+ParameterizedTestParameters(reduce, column_minmax_wide_rows)
+{
+    static reduce_param params[6];
+    static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT64,
+                                DMLCPU_DATA_TYPE_FLOAT16};
+    size_t n = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_MAX, 0, types[t]};
+        params[n++] = (reduce_param){DMLCPU_OPERATOR_REDUCE, DMLCPU_REDUCE_FUNCTION_MIN, 0, types[t]};
+    }
+    return cr_make_param_array(reduce_param, params, n);
+}
+
+ParameterizedTest(reduce_param *p, reduce, column_minmax_wide_rows)
+{
+    if (tu_reduced() && p->fn == DMLCPU_REDUCE_FUNCTION_MIN)
+        return;
+    tu_rng r;
+    tu_rng_init(&r, "reduce.column_minmax_wide_rows", (uint64_t)p->fn, (uint64_t)p->type);
+    const uint32_t axis0 = 0;
+    const uint32_t f32[2] = {1700, 3900}, f64[2] = {1700, 1950}, f16[2] = {3300, 3900};
+    const uint32_t *sizes = p->type == DMLCPU_DATA_TYPE_FLOAT64   ? f64
+                            : p->type == DMLCPU_DATA_TYPE_FLOAT16 ? f16
+                                                                  : f32;
+    /* three draws of data: plain values, or specials (NaN, infinities, signed zeros) */
+    for (int k = 0; k < 3; k++)
+        run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+}
+
 /* LOG_SUM_EXP over axis 0 where each column's maximum is far above its other elements (so a
  * maximum taken without it overflows the exp) and lies in the last row (a partial quad), the
  * first row or the middle row, in turn by column. The tiles are several vector sub-tiles wide,
