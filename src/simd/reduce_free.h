@@ -245,7 +245,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
         COL_FOLD_START(T, S, ID, MAP_ID, OP, FIELD);                                               \
         nzacc nz[4] = {nz_init(), nz_init(), nz_init(), nz_init()};                                \
         bool nan_ = false;                                                                         \
-        if (FR_SEQ_ROWS(T, S)) {                                                                   \
+        if (SEQ_ROWS_OK(T, S)) {                                                                   \
             lmask nanseen = lm_zero();                                                             \
             COL_FRANGE_SEQ(T, S, RANGE);                                                           \
             nan_ = lm_any(nanseen);                                                                \
@@ -267,8 +267,10 @@ static inline size_t narrow_accs(size_t K, size_t E)
  * either order (Zen 5, medians of 9): FLOAT32 4096 x 4096 1.17-1.25x, 2048 x 4096 1.23-1.48x,
  * 16384 x 1024 1.10-1.14x, FLOAT64 4096 x 2048 1.23-1.56x, FLOAT16 8192 x 4096 1.40-1.50x. A
  * FLOAT32 1024 x 4096 (16 MiB, partly in L3 between calls) was 1.1-1.2x slower, FLOAT16 4096 x
- * 8192 (32 KiB of running values) 5-12% slower: those keep the group walk. */
-#define FR_SEQ_ROWS(T, S)                                                                           \
+ * 8192 (32 KiB of running values) 5-12% slower: those keep the group walk. So do the integer
+ * folds (DEF_COL_FOLD), one operation per pair of rows there: the walk made INT32 MAX over axis 0
+ * of 4096 x 4096 1.17-1.2x slower, INT64 and UINT32 1.07-1.1x. */
+#define SEQ_ROWS_OK(T, S)                                                                           \
     (rs == (ptrdiff_t)(K * sizeof(T)) && rs >= COL_ARG_SEQ_MAX &&                                 \
      K * sizeof(lane_##S) < COL_ARG_SEQ_MAX_WIDE && nrows * (size_t)rs >= DMLCPU_COL_WIDE_MIN_BYTES)
 #define COL_FRANGE_SEQ(T, S, RANGE)                                                                \
