@@ -87,6 +87,7 @@ static bool pool_worth_waking(uint64_t bytes)
 void parallel_run(const parallel_config *cfg, size_t count, uint64_t bytes, dmlcpu_task_fn task,
                   void *ctx)
 {
+    (void)bytes; /* only the OpenMP path weighs waking its pool */
     if (count > 1 && cfg->max_threads != 1 && cfg->parallel_for) {
         cfg->parallel_for(cfg->parallel_for_context, task, ctx, count);
         return;
