@@ -701,12 +701,14 @@ ParameterizedTest(reduce_param *p, reduce, free_kinds_block_rows)
  * back to back, 16 MiB or more in all, at every thread setting: on one thread the column walk
  * reads each group's rows one after the other (COL_ARG_SEQ over wide rows); tasks of fewer rows
  * take the interleaved walk. FLOAT32 and INT32 [1100, 3900] (rows of 15600 bytes, a masked last
- * vector), FLOAT64 and UINT64 [1100, 1950]. */
+ * vector), FLOAT64 and UINT64 [1100, 1950]. FLOAT16 [1100, 3900] takes the interleaved walk in
+ * groups of 16 rows, whose split plans leave the rescan of each group to the caller. */
 ParameterizedTestParameters(reduce, column_arg_wide_rows)
 {
-    static reduce_param params[8];
+    static reduce_param params[10];
     static const int types[] = {DMLCPU_DATA_TYPE_FLOAT32, DMLCPU_DATA_TYPE_FLOAT64,
-                                DMLCPU_DATA_TYPE_INT32, DMLCPU_DATA_TYPE_UINT64};
+                                DMLCPU_DATA_TYPE_INT32, DMLCPU_DATA_TYPE_UINT64,
+                                DMLCPU_DATA_TYPE_FLOAT16};
     size_t n = 0;
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
         params[n++] = (reduce_param){DMLCPU_OPERATOR_ARGMAX, 0, DMLCPU_AXIS_DIRECTION_INCREASING, types[t]};
