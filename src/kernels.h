@@ -59,21 +59,14 @@ extern "C" {
  * the cut). Each range costs one partial per column to store and combine, a few nanoseconds,
  * so a range holds at least 1 KiB of each column (256 FLOAT32 rows). */
 #define DMLCPU_COL_FREE_SPLIT_BYTES 1024
-/* Column ARG* kernels may search groups of DMLCPU_COL_ARG_GROUP_OF(element size) rows: a pass
- * over the rows finds each column's best value and the first row of the group where it was met,
- * then a rescan of that group finds the element's row (8 or 16 loads a column, each in another
- * row). An index_base
+/* Column ARG* kernels may search groups of DMLCPU_COL_ARG_GROUP rows: a pass over the rows finds
+ * each column's best value and the first row of the group where it was met, then a rescan of
+ * that group finds the element's row (8 loads a column, each in another row). An index_base
  * with DMLCPU_ARG_DEFER set asks for the group's first row instead (with the bit set): the
  * caller rescans once after combining the tiles of a column (reduce.c, split plans), rather
  * than every tile of a split column rescanning all its columns. A kernel may still give the
  * element's own row (the rescan from it finds the same row). */
 #define DMLCPU_COL_ARG_GROUP 8
-/* The group of an element size: 2-byte elements take 16 rows, so a column is tested against its
- * best half as often. ARGMAX over axis 0, one process alternating both in either order (Zen 5,
- * medians of 9 to 11): FLOAT16 4096 x 8192 1.12-1.15x, 8192 x 4096 1.09-1.10x, 16384 x 256 x 8
- * (middle axis) 1.03-1.05x; INT16 1.02-1.08x, UINT16 4096 x 8192 0.95x. 4-byte types gained
- * nothing from 16 (FLOAT32 0.97-0.99x). */
-#define DMLCPU_COL_ARG_GROUP_OF(es) ((es) == 2 ? 2 * DMLCPU_COL_ARG_GROUP : DMLCPU_COL_ARG_GROUP)
 #define DMLCPU_ARG_DEFER ((uint64_t)1 << 63)
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */

@@ -483,8 +483,7 @@ static void arg_rescan(const reduce_plan *p, const char *in, partial *res, size_
     const bool last = p->kind == RK_ARGMIN_LAST || p->kind == RK_ARGMAX_LAST;
     for (size_t j = 0; j < cols; j++) {
         const uint64_t g0 = res[j].aux.idx & ~DMLCPU_ARG_DEFER;
-        const uint64_t group = DMLCPU_COL_ARG_GROUP_OF(es);
-        const uint64_t g1 = g0 + group < p->n ? g0 + group : p->n;
+        const uint64_t g1 = g0 + DMLCPU_COL_ARG_GROUP < p->n ? g0 + DMLCPU_COL_ARG_GROUP : p->n;
         uint64_t at = g0;
         for (uint64_t k = 0; k < g1 - g0; k++) {
             const uint64_t r = last ? g1 - 1 - k : g0 + k;

@@ -701,8 +701,8 @@ ParameterizedTest(reduce_param *p, reduce, free_kinds_block_rows)
  * back to back, 16 MiB or more in all, at every thread setting: on one thread the column walk
  * reads each group's rows one after the other (COL_ARG_SEQ over wide rows); tasks of fewer rows
  * take the interleaved walk. FLOAT32 and INT32 [1100, 3900] (rows of 15600 bytes, a masked last
- * vector), FLOAT64 and UINT64 [1100, 1950]. FLOAT16 [1100, 3900] takes the interleaved walk in
- * groups of 16 rows, whose split plans leave the rescan of each group to the caller. */
+ * vector), FLOAT64 and UINT64 [1100, 1950]. FLOAT16 [1100, 3900] takes the interleaved walk,
+ * whose split plans leave the rescan of each group to the caller. */
 ParameterizedTestParameters(reduce, column_arg_wide_rows)
 {
     static reduce_param params[10];

@@ -673,14 +673,14 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
         bv[v] = blend_##S(w_, b_, (e));                                                            \
         iv[v] = iblend_##S(iv[v], w_, r0);                                                         \
     } while (0)
-#define COL_ARG_G(T) DMLCPU_COL_ARG_GROUP_OF(sizeof(T))
+#define COL_ARG_G DMLCPU_COL_ARG_GROUP
 #define COL_ARG_BIG (2u << 20)
 #define COL_ARG_GROUP(T, S, EXT, BEAT, LD)                                                         \
     {                                                                                              \
         vec_##S e = fill;                                                                          \
         lmask nm = lm_zero();                                                                      \
-        if (rn == COL_ARG_G(T)) {                                                                  \
-            _Pragma("GCC unroll 8") for (int i = 0; i < COL_ARG_G(T); i += 2) {                    \
+        if (rn == COL_ARG_G) {                                                                     \
+            _Pragma("GCC unroll 8") for (int i = 0; i < COL_ARG_G; i += 2) {                       \
                 vec_##S x0 = LD(S, COL_AT(T, i), cn, fill), x1 = LD(S, COL_AT(T, i + 1), cn, fill); \
                 KEEP(x0);                                                                          \
                 KEEP(x1);                                                                          \
@@ -732,8 +732,8 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
     do {                                                                                           \
         /* nv = ceil(K / E) <= this, as K * sizeof(T) < COL_ARG_SEQ_MAX */                       \
         vec_##S ge[COL_ARG_SEQ_LIMIT(T) / sizeof(T) / EPV_##S + 1];                                \
-        for (size_t r0 = 0; r0 < nrows; r0 += COL_ARG_G(T)) {                                      \
-            const size_t rn = MIN_SZ(COL_ARG_G(T), nrows - r0);                                    \
+        for (size_t r0 = 0; r0 < nrows; r0 += COL_ARG_G) {                                         \
+            const size_t rn = MIN_SZ(COL_ARG_G, nrows - r0);                                       \
             const char *rb = x + (ptrdiff_t)r0 * rs;                                               \
             for (size_t i = 0; i < rn; i++) {                                                      \
                 const T *row = (const T *)(rb + (ptrdiff_t)i * rs);                                \
@@ -753,7 +753,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
             const lane_##S bx = t[k - v * E];                                                      \
             /* deferred (DMLCPU_ARG_DEFER): the group's first row, the caller rescans */           \
             const size_t g0 = ti[k - v * E];                                                       \
-            const size_t g1 = index_base & DMLCPU_ARG_DEFER ? g0 : MIN_SZ(g0 + COL_ARG_G(T), nrows); \
+            const size_t g1 = index_base & DMLCPU_ARG_DEFER ? g0 : MIN_SZ(g0 + COL_ARG_G, nrows);  \
             size_t at = g0;                                                                        \
             for (size_t j = 0; j < g1 - g0; j++) {                                                 \
                 const size_t r = (LAST) ? g1 - 1 - j : g0 + j;                                     \
@@ -842,7 +842,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
                   nrows * (size_t)rs >= COL_ARG_SEQ_WIDE_MIN)))                                    \
                 COL_ARG_SEQ(T, S, EXT, BEAT);                                                      \
             else                                                                                   \
-                COL_WALK(COL_ARG_G(T), COL_ARG_GROUP, T, S, EXT, BEAT);                            \
+                COL_WALK(COL_ARG_G, COL_ARG_GROUP, T, S, EXT, BEAT);                               \
             if (!NAN_##S || !lm_any(nanseen)) {                                                    \
                 COL_ARG_RESCAN(T, S, LAST, FIELD);                                                 \
                 return;                                                                            \
