@@ -68,6 +68,11 @@ extern "C" {
  * element's own row (the rescan from it finds the same row). */
 #define DMLCPU_COL_ARG_GROUP 8
 #define DMLCPU_ARG_DEFER ((uint64_t)1 << 63)
+/* index_base of a column ARG* kernel may also carry DMLCPU_COL_STREAM: the operator reads
+ * DMLCPU_COL_WIDE_MIN_BYTES or more, so even a tile of a split plan, a few MiB, streams from
+ * memory (the AVX-512 walk over wide rows, simd/reduce_free.h, is taken then). Every column
+ * ARG* kernel clears the bit before it uses index_base. */
+#define DMLCPU_COL_STREAM ((uint64_t)1 << 61)
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
 typedef enum {

@@ -690,6 +690,8 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
     if (p->shape == SHAPE_COL && p->ordered && bytes <= DMLCPU_COL_SMALL_BYTES &&
         p->in_type != DMLCPU_DATA_TYPE_FLOAT16)
         p->col_hint = DMLCPU_COL_SMALL;
+    if (p->shape == SHAPE_COL && reduce_kind_is_arg(p->kind) && bytes >= DMLCPU_COL_WIDE_MIN_BYTES)
+        p->col_hint = DMLCPU_COL_STREAM;
     if (threads <= 1 || bytes < DMLCPU_PAR_MIN_BYTES)
         return;
     uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;

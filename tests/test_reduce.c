@@ -732,6 +732,100 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
                  TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
 }
 
+/* ARGMAX and ARGMIN over axis 0 of matrices of 24 MiB or more with rows of 8 to 16 KiB back to
+ * back: random values with many ties (integers below 1000), then a stretch of rows where every
+ * column rises (falls, for ARGMIN) from row to row, then values below the best again with ties
+ * to it here and there. The AVX-512 walk over wide rows (COL_ARG_SEQ_WIDE) compares each row
+ * with the best where few vectors take a new one, and takes a group's extremes where most do;
+ * the stretch sends it from the first way to the second and back. It runs on one thread's
+ * whole matrix and, the operator being streamed (DMLCPU_COL_STREAM), on the row ranges of split
+ * plans. Both axis directions (ties go to the first or the last row), every level, 1, 2 and 7
+ * threads and the reversed host pool. */
+static void store_value(dmlcpu_data_type t, void *p, double v)
+{
+    if (t == DMLCPU_DATA_TYPE_INT32) {
+        const int32_t x = (int32_t)v;
+        memcpy(p, &x, sizeof x);
+    } else if (t == DMLCPU_DATA_TYPE_INT64) {
+        const int64_t x = (int64_t)v;
+        memcpy(p, &x, sizeof x);
+    } else {
+        tu_store_float(t, p, v);
+    }
+}
+
+Test(reduce, column_arg_rising_stretch)
+{
+    static const struct {
+        dmlcpu_data_type type;
+        uint32_t cols;
+    } cases[] = {{DMLCPU_DATA_TYPE_FLOAT32, 3900}, {DMLCPU_DATA_TYPE_INT32, 3900},
+                 {DMLCPU_DATA_TYPE_FLOAT64, 1950}, {DMLCPU_DATA_TYPE_INT64, 1950}};
+    const uint32_t rows = 1700, lo = 600, hi = 1100;
+    tu_rng r;
+    tu_rng_init(&r, "reduce.column_arg_rising_stretch", 0, 0);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int is_max = 0; is_max < 2; is_max++)
+            for (int dir = 0; dir < 2; dir++) {
+                if (tu_reduced() && dir != is_max)
+                    continue;
+                const dmlcpu_data_type type = cases[c].type;
+                const uint32_t cols = cases[c].cols;
+                const uint32_t sizes[2] = {rows, cols}, osizes[2] = {1, cols}, axis = 0;
+                const size_t es = ref_type_size(type);
+                tu_tensor in, out;
+                tu_tensor_init(&in, type, 2, sizes);
+                tu_tensor_init(&out, DMLCPU_DATA_TYPE_INT64, 2, osizes);
+                const size_t in_bytes = (size_t)tu_binding_bytes(&in);
+                const size_t out_bytes = (size_t)tu_binding_bytes(&out);
+                tu_buffer ib, ob;
+                unsigned char *x = tu_buffer_alloc(&ib, in_bytes, es, 0);
+                void *y = tu_buffer_alloc(&ob, out_bytes, 8, 0);
+                void *expected = malloc(out_bytes);
+                cr_assert(expected);
+                const double sign = is_max ? 1.0 : -1.0, best = 1000.0 + (hi - 1 - lo);
+                size_t ties = 0;
+                for (uint32_t i = 0; i < rows; i++)
+                    for (uint32_t k = 0; k < cols; k++) {
+                        double v = i >= lo && i < hi ? 1000.0 + (i - lo) : (double)tu_below(&r, 1000);
+                        if (i >= hi && tu_below(&r, 1024) == 0) {
+                            v = best;
+                            ties++;
+                        }
+                        store_value(type, x + ((size_t)i * cols + k) * es, sign * v);
+                    }
+                cr_assert(ties > 0);
+                memset(expected, 0xa5, out_bytes);
+                dmlcpu_tensor_desc idesc = tu_desc(&in), odesc = tu_desc(&out);
+                dmlcpu_argmin_operator_desc ad = {&idesc, &odesc, 1, &axis,
+                                                  dir ? DMLCPU_AXIS_DIRECTION_DECREASING
+                                                      : DMLCPU_AXIS_DIRECTION_INCREASING};
+                dmlcpu_operator_desc desc = {is_max ? DMLCPU_OPERATOR_ARGMAX : DMLCPU_OPERATOR_ARGMIN,
+                                             &ad};
+                cr_assert_eq(ref_arg(&ad, is_max, x, expected), DMLCPU_STATUS_OK);
+                static const uint32_t settings[] = {1, 2, 7, TU_HOST_POOL};
+                for (uint32_t lv = 0; lv < tu_level_count(); lv++) {
+                    const char *level = tu_level_select(lv);
+                    for (size_t t = 0; t < sizeof settings / sizeof settings[0]; t++) {
+                        char what[200];
+                        snprintf(what, sizeof what, "%s %s [%" PRIu32 ", %" PRIu32 "] over axis 0, %s, %s%s%s",
+                                 is_max ? "ARGMAX" : "ARGMIN", tu_type_name(type), rows, cols,
+                                 dir ? "DECREASING" : "INCREASING", tu_threads_name(settings[t]),
+                                 *level ? ", level " : "", level);
+                        memset(y, 0xa5, out_bytes);
+                        dmlcpu_buffer_binding bi = {x, in_bytes}, bo = {y, out_bytes};
+                        tu_run(&desc, settings[t], &bi, 1, &bo, 1, what);
+                        char msg[512];
+                        cr_assert(tu_compare(&out, y, expected, TU_CMP_BITS, NULL, msg, sizeof msg),
+                                  "%s: %s", what, msg);
+                    }
+                }
+                free(expected);
+                tu_buffer_free(&ib);
+                tu_buffer_free(&ob);
+            }
+}
+
 /* MAX and MIN over axis 0 of float matrices whose rows of 2 to 16 KiB lie back to back, 24 MiB
  * or more in all, at every thread setting: on one thread the AVX-512 column fold reads each row
  * whole, in turn (COL_FRANGE_SEQ), and a NaN sends the tile to the exact fold; tasks of fewer

@@ -175,6 +175,7 @@ static inline uint64_t map_sq_u64(uint64_t a) { return a * a; }
                      partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
+        index_base &= ~DMLCPU_COL_STREAM;                                                          \
         V *best = scratch;                                                                         \
         size_t *at = (size_t *)(best + DMLCPU_COL_PITCH(K));                                           \
         const T *r = (const T *)x;                                                                 \

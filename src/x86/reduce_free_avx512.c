@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include "kernels.h"
+#define COL_ARG_ROW_TEST 1
 #include "simd/reduce_free.h"
 
 /* The vocabulary below is defined for every element type, and each kernel family uses part of

@@ -352,6 +352,7 @@ void ColArg(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index
 {
     using Kt = typename P::K;
     const char *x = static_cast<const char *>(xv);
+    index_base &= ~DMLCPU_COL_STREAM;
     const hn::ScalableTag<Kt> d;
     auto at = [&](size_t r, size_t k) { return reinterpret_cast<const Kt *>(x + (ptrdiff_t)r * rs)[k]; };
     const size_t w = NarrowWidth(K, hn::Lanes(d), sizeof(Kt), rs, 3 * sizeof(Kt));
