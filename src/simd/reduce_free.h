@@ -811,9 +811,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
             }                                                                                      \
         }                                                                                          \
     } while (0)
-/* The index of row 0 without the plan's hint (DMLCPU_COL_STREAM): cleared where an index is
- * written, not on entry, where it changed the code of the narrow walk (INT32 [4194304, 4] over
- * axis 0 took 1.4x as long). */
+/* The index of row 0 without the plan's hint (DMLCPU_COL_STREAM), where an index is written. */
 #define ARG_BASE (index_base & ~DMLCPU_COL_STREAM)
 #define COL_ARG_RESCAN(T, S, LAST, FIELD)                                                          \
     for (size_t v = 0; v * E < K; v++) {                                                           \
