@@ -732,8 +732,8 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
                  TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
 }
 
-/* ARGMAX and ARGMIN over axis 0 of matrices of 24 MiB or more with rows of 8 to 16 KiB back to
- * back: random values with many ties (integers below 1000), then a stretch of rows where every
+/* ARGMAX and ARGMIN over axis 0 of matrices of 24 MiB or more with rows of 15600 bytes back to
+ * back (FLOAT32, INT32, FLOAT64, INT64, FLOAT16, INT16): random values with many ties (integers below 1000), then a stretch of rows where every
  * column rises (falls, for ARGMIN) from row to row, then values below the best again with ties
  * to it here and there. The AVX-512 walk over wide rows (COL_ARG_SEQ_WIDE) compares each row
  * with the best where few vectors take a new one, and takes a group's extremes where most do;
@@ -743,7 +743,10 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
  * threads and the reversed host pool. */
 static void store_value(dmlcpu_data_type t, void *p, double v)
 {
-    if (t == DMLCPU_DATA_TYPE_INT32) {
+    if (t == DMLCPU_DATA_TYPE_INT16) {
+        const int16_t x = (int16_t)v;
+        memcpy(p, &x, sizeof x);
+    } else if (t == DMLCPU_DATA_TYPE_INT32) {
         const int32_t x = (int32_t)v;
         memcpy(p, &x, sizeof x);
     } else if (t == DMLCPU_DATA_TYPE_INT64) {
@@ -760,7 +763,8 @@ Test(reduce, column_arg_rising_stretch)
         dmlcpu_data_type type;
         uint32_t cols;
     } cases[] = {{DMLCPU_DATA_TYPE_FLOAT32, 3900}, {DMLCPU_DATA_TYPE_INT32, 3900},
-                 {DMLCPU_DATA_TYPE_FLOAT64, 1950}, {DMLCPU_DATA_TYPE_INT64, 1950}};
+                 {DMLCPU_DATA_TYPE_FLOAT64, 1950}, {DMLCPU_DATA_TYPE_INT64, 1950},
+                 {DMLCPU_DATA_TYPE_FLOAT16, 7800}, {DMLCPU_DATA_TYPE_INT16, 7800}};
     const uint32_t rows = 1700, lo = 600, hi = 1100;
     tu_rng r;
     tu_rng_init(&r, "reduce.column_arg_rising_stretch", 0, 0);
