@@ -694,7 +694,17 @@ static void plan_tiles(reduce_plan *p, const parallel_config *par)
         p->col_hint = DMLCPU_COL_STREAM;
     if (threads <= 1 || bytes < DMLCPU_PAR_MIN_BYTES)
         return;
-    uint64_t want = 4 * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;
+    /* four tiles a worker, for balance; but on two workers one tile each for column ARG* that
+     * streams from memory and would split its rows: each tile's walk starts over, its first few
+     * hundred rows changing most of the bests (simd/reduce_free.h), and the tiles' results
+     * then wait for one rescan of every column. ARGMAX over axis 0 on two threads, one process
+     * alternating both plans in either order (Zen 5): 8 tiles were no faster than one thread
+     * (FLOAT32 4096 x 4096, UINT16 and FLOAT16 4096 x 8192); one each 1.14-1.15x, 1.29-1.35x and
+     * 1.35x faster than those 8 tiles (INT16 1.39x; FLOAT64 2048 x 4096, two column tiles,
+     * 1.04-1.06x), 4 tiles between. With more workers one tile each left the rescans to few
+     * tasks (--simulate-threads 16: 32-53% efficiency against 90-97% with four a worker). */
+    const bool one_each = p->col_hint == DMLCPU_COL_STREAM && threads <= 2 && p->units < 4 * (uint64_t)threads;
+    uint64_t want = (one_each ? 1 : 4) * (uint64_t)threads, most = bytes / DMLCPU_TILE_MIN_BYTES;
     if (want > most)
         want = most;
     uint64_t piece = p->shape == SHAPE_COL && !p->ordered

@@ -761,29 +761,32 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
  * 2- to 8-byte elements, in tiles of COL_ARG_ROW_TEST_MIN or more of an operator that streams
  * from memory, DMLCPU_COL_STREAM): each row is read whole, in turn, as in COL_ARG_SEQ, but where
  * few vectors take a new best, each vector of a row is compared with the best so far and only a
- * vector where some lane wins is blended, with the row itself as its index (which the rescan of
- * the group from there finds at once; COL_ARG_TAKE records the group's first row); a row that
- * changes nothing costs a load and a compare per vector and stores nothing. Where most vectors take a new best in every group
- * (the first rows, columns that rise row after row) a branch per vector costs more, so groups
- * are taken as COL_ARG_SEQ takes them (their extremes ge in the scratch buffer, after the best
- * values and indexes: 3 x 16 KiB for 4-byte lanes, 3 x 32 KiB for FLOAT16, within
- * DMLCPU_COL_FREE_SCRATCH for vectors of 8 lanes or more): the walk starts that way, turns to
- * the row test after a group where fewer than half of the vectors took a new best, and back
- * after a group of row tests where more (row, vector) pairs than vectors did. (Against a quarter
- * and half as many, with the group's first row as the index: FLOAT32 4096 x 4096 1.09-1.11x on
- * one thread, 1.12-1.13x on two, where each 512-row task stayed on groups throughout; FLOAT16
- * 4096 x 8192 1.10-1.13x and 1.14-1.16x; INT32 1.14-1.16x; rising INT64 columns 0.92-0.94x.)
- * Both give the same best values and group rows. ARGMAX over axis 0, AVX-512 on a Zen 5, one
- * process alternating both builds in either order (medians of 9 to 21, random data): FLOAT32
- * 4096 x 4096 1.12-1.14x, FLOAT64 4096 x 2048 1.13-1.14x, INT32 4096 x 4096 1.20-1.22x, FLOAT16
- * 4096 x 8192 1.24-1.27x (8192 x 4096 1.28-1.36x), INT16 and UINT16 4096 x 8192 1.26-1.33x;
- * INT64 rising in every column (groups throughout) 0.97-0.98x; on two threads, each task 8 MiB
- * of rows, FLOAT32 1.13-1.16x, INT32 1.07x, FLOAT16 1.19x. With the row test alone the rising
- * INT64 columns took 1.47x as long; AVX2 measured FLOAT32 4096 x 4096 4-7% slower and keeps
- * COL_ARG_SEQ; in L3 the row test was slower than the walks it replaces (FLOAT32 256 x 4096 and
- * 512 x 4096 by 6-20%, FLOAT16 1024 x 8192 by 28-30%), hence the stream condition. Pieces of
- * longer rows (FLOAT64 2048 x 4096 in two tiles) gained 5-8% with random data but lost 22-29%
- * with rising INT64 columns and 3-10% for FLOAT32 2048 x 8192: they keep the group walk. */
+ * vector where some lane wins is blended, with the row itself as its index; a row that changes
+ * nothing costs a load and a compare per vector and stores nothing. Where most vectors take a
+ * new best in every group (the first rows, columns that rise row after row) a branch per vector
+ * costs more, so groups are taken as COL_ARG_SEQ takes them, with the group's first row as the
+ * index (COL_ARG_TAKE; their extremes ge live in the scratch buffer after the best values and
+ * indexes: 3 x 16 KiB for 4-byte lanes, 3 x 32 KiB for FLOAT16, within DMLCPU_COL_FREE_SCRATCH
+ * for vectors of 8 lanes or more). The walk starts with groups, turns to the row test after a
+ * group where fewer than half of the vectors took a new best, and back after a group of row
+ * tests where more (row, vector) pairs than vectors did. Either way a column ends with its best
+ * value and a row from which the rescan of a group finds the element's row (at once, from a
+ * row test's row).
+ * ARGMAX over axis 0, AVX-512 on a Zen 5, one process alternating both builds in either order
+ * (medians of 9 to 21, random data), against the former walks: FLOAT32 4096 x 4096 1.12-1.14x,
+ * FLOAT64 4096 x 2048 1.13-1.14x, INT32 4096 x 4096 1.20-1.22x, FLOAT16 4096 x 8192 1.24-1.27x
+ * (8192 x 4096 1.28-1.36x), INT16 and UINT16 4096 x 8192 1.26-1.33x; INT64 rising in every
+ * column (groups throughout) 0.97-0.98x; on two threads, each task 8 MiB of rows, FLOAT32
+ * 1.13-1.16x, INT32 1.07x, FLOAT16 1.19x. Then the bounds above and the row test's own row as
+ * the index, against a quarter and half as many with the group's first row: FLOAT32 1.09-1.11x
+ * on one thread and 1.12-1.13x on two (each 512-row task had stayed on groups throughout),
+ * FLOAT16 1.10-1.13x and 1.14-1.16x, INT32 1.14-1.16x, rising INT64 columns 0.92-0.94x.
+ * With the row test alone the rising INT64 columns took 1.47x as long; AVX2 measured FLOAT32
+ * 4096 x 4096 4-7% slower and keeps COL_ARG_SEQ; in L3 the row test was slower than the walks it
+ * replaces (FLOAT32 256 x 4096 and 512 x 4096 by 6-20%, FLOAT16 1024 x 8192 by 28-30%), hence
+ * the stream condition. Pieces of longer rows (FLOAT64 2048 x 4096 in two tiles) gained 5-8%
+ * with random data but lost 22-29% with rising INT64 columns and 3-10% for FLOAT32 2048 x 8192:
+ * they keep the group walk. */
 #define COL_ARG_SEQ_WIDE(T, S, EXT, BEAT)                                                          \
     do {                                                                                           \
         vec_##S *ge = (vec_##S *)(iv + nv); /* after the best values and indexes */            \
