@@ -733,9 +733,9 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
 }
 
 /* ARGMAX and ARGMIN over axis 0 of matrices of 24 MiB or more with rows of 15600 bytes back to
- * back (FLOAT32, INT32, FLOAT64, INT64, FLOAT16, INT16): random values with many ties (integers below 1000), then a stretch of rows where every
- * column rises (falls, for ARGMIN) from row to row, then values below the best again with ties
- * to it here and there. The AVX-512 walk over wide rows (COL_ARG_SEQ_WIDE) compares each row
+ * back (FLOAT32, INT32, FLOAT64, INT64, FLOAT16, INT16): random values with many ties (integers
+ * below 1000), then a stretch of rows where every column rises (falls, for ARGMIN) from row to
+ * row, then values below the best again with ties to it here and there. The AVX-512 walk over wide rows (COL_ARG_SEQ_WIDE) compares each row
  * with the best where few vectors take a new one, and takes a group's extremes where most do;
  * the stretch sends it from the first way to the second and back. It runs on one thread's
  * whole matrix and, the operator being streamed (DMLCPU_COL_STREAM), on the row ranges of split
