@@ -24,6 +24,10 @@ extern "C" {
 #define DMLCPU_BLOCK_F64 (64 * DMLCPU_LANES_F64) /* 2048 elements */
 /* Order-free reductions (integers, MIN/MAX, ARG*) also deliver one partial per this many. */
 #define DMLCPU_BLOCK_FREE 4096
+/* Their column kernels take up to this many rows a call (the caller's block of rows): each
+ * call ends with fixed work per column (a narrow walk's pass over its lanes, a partial to
+ * combine), and index lanes of 16 bits hold the rows of one call. */
+#define DMLCPU_COL_FREE_ROWS 16384
 /* Column kernels take at most this many adjacent outputs per call, and a scratch buffer of
  * DMLCPU_COL_SCRATCH(ncols) bytes: 256 bytes of lane partials (64 f32 or 32 f64) per column in
  * rows of DMLCPU_COL_PITCH(ncols) accumulators, and 8 more bytes per column. Wide tiles let a kernel read long stretches of each row:

@@ -308,8 +308,9 @@ static void col_rows(const reduce_plan *p, col_state *s, const char *run, uint64
                      uint64_t index)
 {
     ptrdiff_t rs = p->red.count ? p->red.in[p->red.count - 1] * (ptrdiff_t)dtype_size(p->in_type) : 0;
-    for (; r0 < r1; r0 += p->block) {
-        size_t rows = r1 - r0 < p->block ? (size_t)(r1 - r0) : p->block;
+    const uint64_t step = p->ordered ? p->block : DMLCPU_COL_FREE_ROWS;
+    for (; r0 < r1; r0 += step) {
+        size_t rows = r1 - r0 < step ? (size_t)(r1 - r0) : (size_t)step;
         p->col(run + (ptrdiff_t)r0 * rs, rs, rows, s->cols, (index + r0) | p->col_hint, s->parts,
                s->scratch);
         if (p->col_depth > 1)
