@@ -257,7 +257,9 @@ void RowArg(const void *xv, size_t n, uint64_t index_base, partial *out)
 // emit(k, r): row r of the tile holds column k's answer.
 template <typename Kt> size_t ArgGroupRows(size_t nrows)
 {
-    return sizeof(Kt) == 1 ? (nrows + 255) / 256 : 1; // nrows <= 4096: 16-bit numbers suffice
+    // 1-byte keys: fewer than 256 groups; wider keys: the callers' groups of 8 rows or more,
+    // whose numbers fit 16 bits for calls of up to DMLCPU_COL_FREE_ROWS rows
+    return sizeof(Kt) == 1 ? (nrows + 255) / 256 : 1;
 }
 
 template <class P, bool IS_MAX, bool LAST, class Emit>
