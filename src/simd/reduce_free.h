@@ -138,13 +138,14 @@ static inline uint64_t first_lanes(size_t n)
     } while (0)
 /* Narrow columns whose rows lie back to back (row_stride == K elements, K < E, K <= 16): the
  * tile is one stream of nrows * K elements, read in whole vectors. Vector i of the stream feeds
- * accumulator i mod NA, where NA vectors hold a whole number of rows and are at least four
- * (independent chains). Lane l of accumulator a sees the stream positions a*E + l + t*NA*E,
- * t = 0, 1, ...: always column (a*E + l) mod K. BODY(a, x, ok) takes vector x for accumulator a;
- * ok is the mask of its real lanes (the last vector of the stream may be partial and is filled
- * with FILLV); t counts the stretches of NA vectors. */
+ * accumulator i mod NA, where NA vectors hold a whole number of rows and are at least `least`
+ * (independent chains: four, or eight for FLOAT16, whose vectors hold half as many bytes of the
+ * stream; NA <= NARROW_MAX either way, as K <= 16). Lane l of accumulator a sees the stream
+ * positions a*E + l + t*NA*E, t = 0, 1, ...: always column (a*E + l) mod K. BODY(a, x, ok)
+ * takes vector x for accumulator a; ok is the mask of its real lanes (the last vector of the
+ * stream may be partial and is filled with FILLV); t counts the stretches of NA vectors. */
 #define NARROW_MAX 16
-static inline size_t narrow_accs(size_t K, size_t E)
+static inline size_t narrow_accs_least(size_t K, size_t E, size_t least)
 {
     size_t a = E, b = K;
     while (b) {
@@ -153,7 +154,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
         b = r;
     }
     const size_t v = K / a; /* vectors per whole number of rows */
-    return v * ((4 + v - 1) / v);
+    return v * ((least + v - 1) / v);
 }
 #define NARROW_WALK(T, S, FILLV, BODY, ...)                                                           \
     do {                                                                                           \
@@ -181,8 +182,7 @@ static inline size_t narrow_accs(size_t K, size_t E)
     const vec_##S id = ID();                                                                       \
     vec_##S *acc = scratch;                                                                        \
     (void)index_base;                                                                              \
-    if (sizeof(lane_##S) == sizeof(T) && K < E && K <= NARROW_MAX &&                              \
-        rs == (ptrdiff_t)(K * sizeof(T))) {                                                        \
+    if (K < E && K <= NARROW_MAX && rs == (ptrdiff_t)(K * sizeof(T))) {                            \
         COL_FOLD_NARROW(T, S, MAP, OP, FIELD);                                                     \
         return;                                                                                    \
     }                                                                                              \
@@ -207,10 +207,13 @@ static inline size_t narrow_accs(size_t K, size_t E)
         COL_FOLD_STORE(S, FIELD);                                                                  \
     }
 /* The accumulators, stored in order, are NA*E/K rows of the K columns: folding those rows gives
- * the columns. */
+ * the columns. Where a lane is wider than an element (FLOAT16 in FLOAT32 lanes) the stored lanes
+ * cannot be reloaded as elements: each column folds its NA*E/K values one broadcast at a time
+ * (once per call). FLOAT16 MAX over axis 0 of [8388608, 4] read each row under a mask before. */
 #define COL_FOLD_NARROW(T, S, MAP, OP, FIELD)                                                      \
     do {                                                                                           \
-        const size_t NA = narrow_accs(K, E);                                                       \
+        /* FLOAT16: eight chains, 1.38x faster than four ([8388608, 4]); other types: four */   \
+        const size_t NA = narrow_accs_least(K, E, sizeof(lane_##S) > sizeof(T) ? 8 : 4);           \
         for (size_t a = 0; a < NA; a++)                                                            \
             acc[a] = id;                                                                           \
         NARROW_WALK(T, S, id, COL_FOLD_NARROW_STEP, MAP, OP);                                               \
@@ -219,12 +222,21 @@ static inline size_t narrow_accs(size_t K, size_t E)
         do                                                                                         \
             st_##S(ln + a_ * E, acc[a_]);                                                          \
         while (++a_ < NA);                                                                         \
-        vec_##S r = ldn_##S((const T *)ln, K, id);                                                 \
-        for (size_t q = K; q < NA * E; q += K)                                                     \
-            r = OP(r, ldn_##S((const T *)(ln + q), K, id));                                        \
-        st_##S(ln, r);                                                                             \
-        for (size_t k = 0; k < K; k++)                                                             \
-            out[k].v.FIELD = ln[k];                                                                \
+        if (sizeof(lane_##S) == sizeof(T)) {                                                       \
+            vec_##S r = ldn_##S((const T *)ln, K, id);                                             \
+            for (size_t q = K; q < NA * E; q += K)                                                 \
+                r = OP(r, ldn_##S((const T *)(ln + q), K, id));                                    \
+            st_##S(ln, r);                                                                         \
+            for (size_t k = 0; k < K; k++)                                                         \
+                out[k].v.FIELD = ln[k];                                                            \
+        } else {                                                                                   \
+            for (size_t k = 0; k < K; k++) {                                                       \
+                vec_##S r = bc_##S(ln[k]);                                                         \
+                for (size_t q = K + k; q < NA * E; q += K)                                         \
+                    r = OP(r, bc_##S(ln[q]));                                                      \
+                out[k].v.FIELD = lane0_##S(r);                                                     \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 #define COL_FOLD_NARROW_STEP(a, xv, ok, MAP, OP) acc[a] = OP(acc[a], MAP(xv));
 #define COL_FOLD_BODY(T, S, MAP, OP, LD)                                                           \
@@ -868,7 +880,7 @@ static inline size_t pick4(const uint64_t *b, size_t E, int last)
     }
 #define COL_ARG_NARROW(T, S, EXT, BEAT, LAST, FIELD)                                               \
     do {                                                                                           \
-        const size_t NA = narrow_accs(K, E);                                                       \
+        const size_t NA = narrow_accs_least(K, E, sizeof(lane_##S) > sizeof(T) ? 8 : 4);           \
         vec_##S *bn = scratch;                                                                     \
         iv_##S *in = (iv_##S *)(bn + NA);                                                          \
         for (size_t a = 0; a < NA; a++) {                                                          \
