@@ -121,6 +121,10 @@ typedef void (*reduce_row_fn)(const void *x, size_t n, uint64_t index_base, part
  * most of the cost of short groups. A NULL entry means: the row kernel, one group at a time. */
 typedef void (*reduce_rows_fn)(const void *x, ptrdiff_t row_stride, size_t nrows, size_t n,
                                partial *out);
+/* A table may also have stream forms of its row and multi-row kernels, for operators that read
+ * DMLCPU_ROW_STREAM_BYTES or more: the same results, with software prefetches that pay where the
+ * rows come from memory and cost where they are in cache. */
+#define DMLCPU_ROW_STREAM_BYTES ((uint64_t)24 << 20)
 
 /* Column kernel: ncols (1..DMLCPU_COL_WIDE_TILE) adjacent outputs whose elements are contiguous
  * in a row; nrows (1..block) consecutive group positions, row r at (const char *)x + r * row_stride
@@ -208,6 +212,8 @@ typedef struct {
     dmlcpu_isa isa;
     reduce_row_fn row[RK_COUNT][12];
     reduce_rows_fn rows[RK_COUNT][12]; /* optional, even in the scalar table */
+    reduce_row_fn row_stream[RK_COUNT][12];   /* optional: row[] for large operators (above) */
+    reduce_rows_fn rows_stream[RK_COUNT][12]; /* optional: rows[] for large operators */
     reduce_col_fn col[RK_COUNT][12];
     copy_fn copy[4];
     /* optional: copy[] whose runs into a unit-stride destination (contiguous, or strided

@@ -809,13 +809,23 @@ dmlcpu_status reduce_create(dmlcpu_operator *op, const dmlcpu_reduce_operator_de
     p->log_f32 = NULL;
     p->log_f64 = NULL;
     dmlcpu_isa row_isa = DMLCPU_ISA_SCALAR, col_isa = DMLCPU_ISA_SCALAR;
+    /* the stream forms of the row kernels (kernels.h) for operators that read from memory */
+    uint64_t in_bytes = dtype_size(in->data_type);
+    for (uint32_t i = 0; i < in->dimension_count; i++)
+        in_bytes *= in->sizes[i];
+    const bool stream = in_bytes >= DMLCPU_ROW_STREAM_BYTES;
     for (int t = nt - 1; t >= 0; t--) { /* scalar first, better tables override */
         if (tables[t]->row[p->kind][p->in_type]) {
             p->row = tables[t]->row[p->kind][p->in_type];
+            if (stream && tables[t]->row_stream[p->kind][p->in_type])
+                p->row = tables[t]->row_stream[p->kind][p->in_type];
             row_isa = tables[t]->isa;
         }
-        if (tables[t]->rows[p->kind][p->in_type])
+        if (tables[t]->rows[p->kind][p->in_type]) {
             p->rows = tables[t]->rows[p->kind][p->in_type];
+            if (stream && tables[t]->rows_stream[p->kind][p->in_type])
+                p->rows = tables[t]->rows_stream[p->kind][p->in_type];
+        }
         if (tables[t]->col[p->kind][p->in_type]) {
             p->col = tables[t]->col[p->kind][p->in_type];
             col_isa = tables[t]->isa;

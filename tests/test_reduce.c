@@ -697,6 +697,28 @@ ParameterizedTest(reduce_param *p, reduce, free_kinds_block_rows)
         run_case(&r, p, 2, shapes[i], 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
 }
 
+/* Row sums of operators that read 24 MiB or more take the stream forms of the row kernels
+ * (kernels.h, DMLCPU_ROW_STREAM_BYTES), at every level that has them: rows of many blocks (the
+ * row kernel; AVX2's reads four blocks at a time), rows of one or two blocks (the multi-row
+ * kernel where the row is one block) and both axes, each against the oracle's bits, for every
+ * float function (LOG_SUM_EXP has no stream forms: its row kernel prefetches the next block). */
+CANONICAL_PARAMETERS(row_stream)
+
+ParameterizedTest(reduce_param *p, reduce, row_stream)
+{
+    if (tu_reduced() && p->fn != DMLCPU_REDUCE_FUNCTION_SUM)
+        return;
+    tu_rng r;
+    tu_rng_init(&r, "reduce.row_stream", (uint64_t)p->fn, (uint64_t)p->type);
+    const uint32_t es = (uint32_t)ref_type_size((dmlcpu_data_type)p->type);
+    /* 26.4 MB each: above the 24 MiB (25.2 MB) of DMLCPU_ROW_STREAM_BYTES */
+    const uint32_t many[2] = {1600 / es, 16500}, few[2] = {8800 / es, 3000};
+    const uint32_t axis1 = 1, both[2] = {0, 1};
+    run_case(&r, p, 2, many, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    run_case(&r, p, 2, few, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    run_case(&r, p, 2, many, 2, both, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+}
+
 /* ARGMAX and ARGMIN (decreasing) over axis 0 of float matrices whose rows of 2 to 16 KiB lie
  * back to back, 16 MiB or more in all, at every thread setting: on one thread the column walk
  * reads each group's rows one after the other (COL_ARG_SEQ over wide rows); tasks of fewer rows
