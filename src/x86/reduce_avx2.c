@@ -588,6 +588,10 @@ static inline double hmax_pd(__m256d v)
  * the prefetches stopping at the row's end, the max loop waited on memory for a quarter of the
  * time of 4096 x 4096 FLOAT32 over axis 1 (rows of one block). */
 #define EXPQ_F64(q) LSE_EXPQ_EACH(q, DMLCPU_EXP_F64_AVX2)
+/* Per block: the maximum, then exp(x - m) into e and the canonical sum of e. FLOAT16 stores its
+ * converted block into e in the max pass and reads it back from there (L1) instead of converting
+ * every element twice (same values, same bits). */
+#define LSE_RD(SFX, LD, j) (cvt ? _mm256_load_##SFX(e + (j)) : LD(p + (j)))
 #define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, EXP, FIELD)                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
@@ -597,36 +601,52 @@ static inline double hmax_pd(__m256d v)
         for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
             size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
             const T *p = x + b0;                                                                   \
+            alignas(32) S e[64 * (L)];                                                             \
+            const int cvt = sizeof(T) < sizeof(S); /* FLOAT16: converted once, in the max pass */ \
             V m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;                                          \
             size_t i = 0;                                                                          \
             for (; i + 4 * (EPV) <= m; i += 4 * (EPV)) {                                           \
-                m0 = _mm256_max_##SFX(m0, LD(p + i));                                              \
-                m1 = _mm256_max_##SFX(m1, LD(p + i + (EPV)));                                      \
-                m2 = _mm256_max_##SFX(m2, LD(p + i + 2 * (EPV)));                                  \
-                m3 = _mm256_max_##SFX(m3, LD(p + i + 3 * (EPV)));                                  \
+                const V v0 = LD(p + i), v1 = LD(p + i + (EPV)), v2 = LD(p + i + 2 * (EPV)),        \
+                        v3 = LD(p + i + 3 * (EPV));                                                \
+                if (cvt) {                                                                         \
+                    _mm256_store_##SFX(e + i, v0);                                                 \
+                    _mm256_store_##SFX(e + i + (EPV), v1);                                         \
+                    _mm256_store_##SFX(e + i + 2 * (EPV), v2);                                     \
+                    _mm256_store_##SFX(e + i + 3 * (EPV), v3);                                     \
+                }                                                                                  \
+                m0 = _mm256_max_##SFX(m0, v0);                                                     \
+                m1 = _mm256_max_##SFX(m1, v1);                                                     \
+                m2 = _mm256_max_##SFX(m2, v2);                                                     \
+                m3 = _mm256_max_##SFX(m3, v3);                                                     \
             }                                                                                      \
-            for (; i < m; i += (EPV))                                                              \
-                m0 = _mm256_max_##SFX(m0, m - i >= (EPV) ? LD(p + i) : LDM(p + i, vtail_of((unsigned)(m - i), EPV), ninf)); \
+            for (; i < m; i += (EPV)) {                                                            \
+                const V v0 = m - i >= (EPV) ? LD(p + i)                                            \
+                                            : LDM(p + i, vtail_of((unsigned)(m - i), EPV), ninf);  \
+                if (cvt)                                                                           \
+                    _mm256_store_##SFX(e + i, v0);                                                 \
+                m0 = _mm256_max_##SFX(m0, v0);                                                     \
+            }                                                                                      \
             S mx = hmax_##SFX(_mm256_max_##SFX(_mm256_max_##SFX(m0, m1), _mm256_max_##SFX(m2, m3))); \
             S sum = 0;                                                                             \
             if (isfinite(mx)) {                                                                    \
-                alignas(32) S e[64 * (L)];                                                         \
                 const V mv = _mm256_set1_##SFX(mx);                                                \
                 /* the next block's bytes, or as many past the row's end (most often the next  \
                  * row, the next call's; a prefetch reads nothing and never faults) */           \
                 size_t j = 0;                                                                      \
                 for (; j + 4 * (EPV) <= m; j += 4 * (EPV)) {                                       \
                     PREFETCH4(p + m + j, EPV);                                                     \
-                    V x0 = _mm256_sub_##SFX(LD(p + j), mv);                                        \
-                    V x1 = _mm256_sub_##SFX(LD(p + j + (EPV)), mv);                                \
-                    V x2 = _mm256_sub_##SFX(LD(p + j + 2 * (EPV)), mv);                            \
-                    V x3 = _mm256_sub_##SFX(LD(p + j + 3 * (EPV)), mv);                            \
+                    V x0 = _mm256_sub_##SFX(LSE_RD(SFX, LD, j), mv);                               \
+                    V x1 = _mm256_sub_##SFX(LSE_RD(SFX, LD, j + (EPV)), mv);                       \
+                    V x2 = _mm256_sub_##SFX(LSE_RD(SFX, LD, j + 2 * (EPV)), mv);                   \
+                    V x3 = _mm256_sub_##SFX(LSE_RD(SFX, LD, j + 3 * (EPV)), mv);                   \
                     EXP4_##SFX(e + j, EPV, x0, x1, x2, x3);                                    \
                 }                                                                                  \
                 for (; j + (EPV) <= m; j += (EPV))                                                 \
-                    _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LD(p + j), mv)));               \
+                    _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LSE_RD(SFX, LD, j), mv)));      \
                 if (j < m)                                                                         \
-                    _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(LDM(p + j, vtail_of((unsigned)(m - j), EPV), ninf), mv))); \
+                    _mm256_store_##SFX(e + j, EXP(_mm256_sub_##SFX(                                \
+                        cvt ? _mm256_load_##SFX(e + j)                                             \
+                            : LDM(p + j, vtail_of((unsigned)(m - j), EPV), ninf), mv)));           \
                 sum = BNAME(e, m, zero, zero);                                                     \
                 if (sum != sum)                                                                    \
                     mx = (S)NAN;                                                                   \
