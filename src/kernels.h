@@ -72,10 +72,11 @@ extern "C" {
  * element's own row (the rescan from it finds the same row). */
 #define DMLCPU_COL_ARG_GROUP 8
 #define DMLCPU_ARG_DEFER ((uint64_t)1 << 63)
-/* index_base of a column ARG* kernel may also carry DMLCPU_COL_STREAM: the operator reads
- * DMLCPU_COL_WIDE_MIN_BYTES or more, so even a tile of a split plan, a few MiB, streams from
- * memory (the AVX-512 walk over wide rows, simd/reduce_free.h, is taken then). Every column
- * ARG* kernel clears the bit before it uses index_base. */
+/* index_base of a column ARG*, MIN or MAX kernel may also carry DMLCPU_COL_STREAM: the operator
+ * reads DMLCPU_COL_WIDE_MIN_BYTES or more, so even a tile of a split plan, a few MiB, streams
+ * from memory (the AVX-512 ARG* walk over wide rows and the FLOAT16 prefetches of the VRANGE
+ * fold, simd/reduce_free.h, are taken then). Every column ARG* kernel clears the bit before it
+ * uses index_base; MIN and MAX use index_base for nothing else. */
 #define DMLCPU_COL_STREAM ((uint64_t)1 << 61)
 
 /* How elements accumulate. Every REDUCE function maps to one kind plus a finalize step. */
