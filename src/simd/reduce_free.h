@@ -315,9 +315,10 @@ static inline size_t narrow_accs_least(size_t K, size_t E, size_t least)
 /* FLOAT16 tiles streamed from memory (DMLCPU_COL_STREAM) with rows of up to COL_FRANGE_PF_ROW
  * bytes also prefetch every line of the group's rows COL_FRANGE_PF bytes ahead: the conversions
  * hold back the loads behind them, as in the row sums (x86/reduce_avx512.c, ROW_PF). MAX over
- * the middle axis of [8, 16384, 256] FLOAT16 1.21-1.26x faster, over axis 0 of [65536, 512]
- * 1.29-1.49x; in cache ([8, 128, 256]) 2.5-5% slower, hence the hint; rows of 16 KiB (4096 x
- * 8192 over axis 0) 9-14% slower, hence the row bound (one process, both builds, Zen 5). */
+ * the middle axis of [8, 16384, 256] FLOAT16 1.17x faster, over axis 0 of [65536, 512]
+ * 1.33-1.38x (one process, both builds, both orders, Zen 5). Without the hint and the bound the
+ * prefetches cost 2.5-5% in cache ([8, 128, 256]) and 9-14% on rows of 16 KiB (4096 x 8192
+ * over axis 0). */
 #define COL_FRANGE_PF 8192
 #define COL_FRANGE_PF_ROW 2048
 #define COL_FRANGE_BODY(T, S, RANGE, LD)                                                           \
