@@ -267,9 +267,11 @@ static inline size_t narrow_accs_least(size_t K, size_t E, size_t least)
             COL_FRANGE_SEQ(T, S, RANGE);                                                           \
             nan_ = lm_any(nanseen);                                                                \
         } else {                                                                                   \
-            const int pf16 = sizeof(T) < sizeof(lane_##S) && (index_base & DMLCPU_COL_STREAM) &&   \
-                             rs <= COL_FRANGE_PF_ROW;                                              \
-            COL_WALK(FR_G, COL_FRANGE_BODY, T, S, RANGE);                                          \
+            if (sizeof(T) < sizeof(lane_##S) && (index_base & DMLCPU_COL_STREAM) &&                \
+                rs <= COL_FRANGE_PF_ROW)                                                           \
+                COL_WALK(FR_G, COL_FRANGE_BODY_PF, T, S, RANGE);                                   \
+            else                                                                                   \
+                COL_WALK(FR_G, COL_FRANGE_BODY, T, S, RANGE);                                      \
             nan_ = nz_any_##S(nz_or(nz_or(nz[0], nz[1]), nz_or(nz[2], nz[3])));                     \
         }                                                                                          \
         if (nan_) {                                                                                \
@@ -318,14 +320,17 @@ static inline size_t narrow_accs_least(size_t K, size_t E, size_t least)
  * the middle axis of [8, 16384, 256] FLOAT16 1.17x faster, over axis 0 of [65536, 512]
  * 1.33-1.38x (one process, both builds, both orders, Zen 5). Without the hint and the bound the
  * prefetches cost 2.5-5% in cache ([8, 128, 256]) and 9-14% on rows of 16 KiB (4096 x 8192
- * over axis 0). */
+ * over axis 0); tested inside the walk instead of choosing between two walks, the untaken test
+ * alone cost that 4096 x 8192 case 4-5%. */
 #define COL_FRANGE_PF 8192
 #define COL_FRANGE_PF_ROW 2048
-#define COL_FRANGE_BODY(T, S, RANGE, LD)                                                           \
-    vec_##S a = acc[v];                                                                            \
-    if (pf16 && ((v * E * sizeof(T)) & 63) == 0)                                                   \
+#define COL_FRANGE_BODY_PF(T, S, RANGE, LD)                                                        \
+    if (((v * E * sizeof(T)) & 63) == 0)                                                           \
         for (size_t i = 0; i < rn; i++)                                                            \
             PREFETCH_L1((const char *)COL_AT(T, i) + COL_FRANGE_PF);                               \
+    COL_FRANGE_BODY(T, S, RANGE, LD)
+#define COL_FRANGE_BODY(T, S, RANGE, LD)                                                           \
+    vec_##S a = acc[v];                                                                            \
     if (rn == FR_G) {                                                                              \
         _Pragma("GCC unroll 8") for (int i = 0; i < FR_G; i += 2) {                                \
             vec_##S x0 = LD(S, COL_AT(T, i), cn, id), x1 = LD(S, COL_AT(T, i + 1), cn, id);        \
