@@ -50,6 +50,12 @@ static inline float64x2_t set1_f64(double s) { return vdupq_n_f64(s); }
 #define sta_f64 vst1q_f64
 #define exp_f32 lse_expf_neon
 #define exp_f64 DMLCPU_EXP_F64_NEON
+/* four vectors' exps stored EPV apart: FLOAT32 in lockstep, FLOAT64 SLEEF's call on each */
+#define exp4st_f32(e, EPV, ...) LSE_EXPQ4_STORE(vst1q_f32, lse_expf4_neon, e, EPV, __VA_ARGS__)
+#define exp4st_f64(e, EPV, ...) LSE_EACH4_STORE(vst1q_f64, DMLCPU_EXP_F64_NEON, e, EPV, __VA_ARGS__)
+/* nonzero when a lane of v is NaN (the only lanes not equal to themselves) */
+#define nanmask_f32(v) ((unsigned)vmaxvq_u32(vmvnq_u32(vceqq_f32(v, v))))
+#define nanmask_f64(v) ((unsigned)vmaxvq_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(v, v)))))
 
 #define map_id_f32(v) (v)
 #define map_abs_f32(v) vabsq_f32(v)

@@ -184,13 +184,20 @@ static inline __attribute__((always_inline)) void lse_expf4_avx512(__m512 x[4])
 #define lse_neon_scale(y, n, k)                                                                    \
     LSE_SCALE_2STEP(float32x4_t, vdupq_n_f32, vdupq_n_s32, vmulq_f32, vreinterpretq_f32_s32,       \
                     vaddq_s32, lse_neon_sll23, y, k)
+#define LSE_EXPF_NEON_N(x, NV)                                                                     \
+    LSE_EXPF_N(float32x4_t, int32x4_t, vdupq_n_f32, vdupq_n_s32, vaddq_f32, vsubq_f32, vmulq_f32,  \
+               vreinterpretq_s32_f32, vreinterpretq_f32_s32, vaddq_s32, vsubq_s32, lse_neon_sll23, \
+               lse_neon_raise_to, lse_neon_scale, x, NV)
 static inline float32x4_t lse_expf_neon(float32x4_t x)
 {
     float32x4_t v[1] = {x};
-    LSE_EXPF_N(float32x4_t, int32x4_t, vdupq_n_f32, vdupq_n_s32, vaddq_f32, vsubq_f32, vmulq_f32,
-               vreinterpretq_s32_f32, vreinterpretq_f32_s32, vaddq_s32, vsubq_s32, lse_neon_sll23,
-               lse_neon_raise_to, lse_neon_scale, v, 1);
+    LSE_EXPF_NEON_N(v, 1);
     return v[0];
+}
+/* exp of x[0..4) in place, in lockstep */
+static inline __attribute__((always_inline)) void lse_expf4_neon(float32x4_t x[4])
+{
+    LSE_EXPF_NEON_N(x, 4);
 }
 #endif
 

@@ -29,6 +29,8 @@
  *   narrow_add_A, narrow_mul_A (lane, a, b)   lane[0..EPV/2) op= quad of the four rows of EPV/2
  *                              columns held by a (rows 0, 1) and b (rows 2, 3)
  *   hmax_A(v)                  IEEE maximum over the lanes; exp_A(v) the tiers' exp, lanewise
+ *   exp4st_A(e, EPV, a, b, c, d)   exp of four vectors, stored at e, EPV elements apart
+ *   nanmask_A(v)               nonzero when a lane of v is NaN, as an unsigned
  *   duplo_A(v)                 the low EPV/2 lanes twice (the aux of two narrow rows)
  *   map_id_A, map_abs_A, map_sq_A (v)   the maps of SUM, L1 and SUM_SQUARE */
 #ifndef DMLCPU_SIMD_REDUCE_SUM_H
@@ -40,6 +42,7 @@
 #include <stdint.h>
 
 #include "simd/col_short.h"
+#include "simd/lse_row.h"
 
 #include "kernels.h"
 
@@ -245,42 +248,23 @@
 #define MAP_EXPSUB_f32(v) exp_f32(sub_f32(v, aux))
 #define MAP_EXPSUB_f64(v) exp_f64(sub_f64(v, aux))
 
-/* Row form, per block: the maximum (four chains), then exp(x - m) of the block into an
- * L1-resident buffer and its canonical sum by ELANES (the sum lanes of the accumulator type). */
+/* Row form: simd/lse_row.h, the block loop the x86 tiers share (the maximum, then exp(x - m) of
+ * the block into an L1-resident buffer in lockstep fours while the next block is prefetched, and
+ * the buffer's canonical sum by ELANES, the sum lanes of the accumulator type). */
+#define LSE_LDN_f32(p, k) ldn_f32(p, k, set1_f32(-INFINITY))
+#define LSE_LDN_f16(p, k) ldn_f16(p, k, set1_f32(-INFINITY))
+#define LSE_LDN_f64(p, k) ldn_f64(p, k, set1_f64(-INFINITY))
+#define LSE_TREE_f32(e, m, ELANES, z) tree_add_f32(ELANES(e, m, z, z, z))
+#define LSE_TREE_f64(e, m, ELANES, z) tree_add_f64(ELANES(e, m, z, z, z))
 #define DEF_LSE_ROW(NAME, ELANES, T, I, A, FIELD)                                                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
         (void)index_base;                                                                          \
-        const vacc_##A ninf = set1_##A(-INFINITY), zero = set1_##A(0);                             \
-        for (size_t b0 = 0; b0 < n; b0 += SUM_BLOCK_##A, out++) {                                  \
-            const size_t m = n - b0 < SUM_BLOCK_##A ? n - b0 : SUM_BLOCK_##A;                      \
-            const T *p = x + b0;                                                                   \
-            vacc_##A m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;                                   \
-            size_t i = 0;                                                                          \
-            for (; i + 4 * EPV_##A <= m; i += 4 * EPV_##A) {                                       \
-                m0 = max_##A(m0, ld_##I(p + i));                                                   \
-                m1 = max_##A(m1, ld_##I(p + i + EPV_##A));                                         \
-                m2 = max_##A(m2, ld_##I(p + i + 2 * EPV_##A));                                     \
-                m3 = max_##A(m3, ld_##I(p + i + 3 * EPV_##A));                                     \
-            }                                                                                      \
-            for (; i < m; i += EPV_##A)                                                            \
-                m0 = max_##A(m0, m - i >= EPV_##A ? ld_##I(p + i) : ldn_##I(p + i, m - i, ninf));  \
-            sacc_##A mx = hmax_##A(max_##A(max_##A(m0, m1), max_##A(m2, m3)));                     \
-            sacc_##A sum = 0;                                                                      \
-            if (isfinite(mx)) {                                                                    \
-                alignas(64) sacc_##A e[SUM_BLOCK_##A];                                             \
-                const vacc_##A mv = set1_##A(mx);                                                  \
-                size_t j = 0;                                                                      \
-                for (; j + EPV_##A <= m; j += EPV_##A)                                             \
-                    sta_##A(e + j, exp_##A(sub_##A(ld_##I(p + j), mv)));                           \
-                if (j < m)                                                                         \
-                    sta_##A(e + j, exp_##A(sub_##A(ldn_##I(p + j, m - j, ninf), mv)));             \
-                sum = tree_add_##A(ELANES(e, m, zero, zero, zero));                                \
-            }                                                                                      \
-            out->v.FIELD = mx;                                                                     \
-            out->aux.FIELD = sum;                                                                  \
-        }                                                                                          \
+        const vacc_##A zero = set1_##A(0);                                                         \
+        LSE_ROW_BLOCKS(T, vacc_##A, sacc_##A, EPV_##A, SUM_LANES_##A, 64, ld_##I, LSE_LDN_##I,     \
+                       lda_##A, sta_##A, max_##A, sub_##A, set1_##A, hmax_##A, exp_##A,            \
+                       exp4st_##A, nanmask_##A, FIELD, LSE_TREE_##A, ELANES, zero);                \
     }
 
 /* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K)

@@ -2,7 +2,8 @@
  *
  * Not yet on simd/reduce_sum.h, the body the NEON tier instantiates: this file and reduce_avx2.c are
  * still a pair. Folding them in needs the shared body to take this permuted quad layout and
- * the result tested and timed on an AVX-512 machine before it replaces these tuned loops.
+ * the result tested and timed on an AVX-512 machine before it replaces these tuned loops. The
+ * row form of LOG_SUM_EXP is already shared with the NEON tier (simd/lse_row.h).
  *
  * The virtual vector of SPEC 4 (64 f32 or 32 f64 lanes) is four zmm accumulators. A row kernel
  * loads a chunk of 64 consecutive f32 (32 f64) and forms its 16 (8) quads with two levels of
@@ -26,6 +27,7 @@
 #include "simd/col_short.h"
 #include "simd/lse_col.h"
 #include "simd/lse_expf.h"
+#include "simd/lse_row.h"
 #include "simd/sleef_math.h"
 
 /* ---- loads of one vector (16 f32 / 8 f64 accumulator elements), full or the first n ---- */
@@ -528,97 +530,28 @@ DEF_SUMS(reduce_row_prod_f64_avx512, reduce_rows_prod_f64_avx512, reduce_col_pro
         acc = _mm512_max_pd(acc, v_);                                                              \
     } while (0)
 
-/* Row form, per block: the maximum (four accumulators; NaNs are found afterwards), then exp(x - m)
- * of the block into an L1-resident buffer and its canonical sum. With m finite and no NaN every
- * term is in [0, 1], so a NaN sum means the block holds a NaN; when m is not finite the block is
- * scanned for NaNs. While the block is in L1 the exp loop prefetches the next block's bytes (past
- * the end of the row: the next row's, when rows are contiguous), so memory keeps streaming during
- * the arithmetic. */
 /* Four vectors of exp into e (simd/lse_expf.h): FLOAT32 the four in lockstep, FLOAT64 SLEEF's
  * call on each in turn. */
 #define EXP4_ps(e, EPV, ...) LSE_EXPQ4_STORE(_mm512_store_ps, lse_expf4_avx512, e, EPV, __VA_ARGS__)
 #define EXP4_pd(e, EPV, ...) LSE_EACH4_STORE(_mm512_store_pd, DMLCPU_EXP_F64_AVX512, e, EPV, __VA_ARGS__)
-/* One prefetch per 64 bytes of the four vectors at q. */
-#define PREFETCH4(q, EPV)                                                                          \
-    do {                                                                                           \
-        for (size_t pf_ = 0; pf_ < 4 * (EPV) * sizeof *(q); pf_ += 64)                             \
-            _mm_prefetch((const char *)(q) + pf_, _MM_HINT_T0);                                    \
-    } while (0)
 
 #define EXPQ_F64(q) LSE_EXPQ_EACH(q, DMLCPU_EXP_F64_AVX512)
-/* Per block: the maximum, then exp(x - m) into e and the canonical sum of e. FLOAT16 stores its
- * converted block into e in the max pass and reads it back from there (L1) instead of converting
- * every element twice: [4096, 8192] over axis 1 1.10-1.11x faster (same values, same bits). */
-#define LSE_RD(SFX, LD, j) (cvt ? _mm512_load_##SFX(e + (j)) : LD(p + (j)))
-#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, HMAX, EXP, FIELD)            \
+/* Row form (simd/lse_row.h): the first k elements of a partial vector with -inf elsewhere, and
+ * the NaN lanes of a vector as bits. */
+#define LDM_F32_NINF(p, k) LDM_F32(p, (unsigned)(k), _mm512_set1_ps(-INFINITY))
+#define LDM_F16_NINF(p, k) LDM_F16(p, (unsigned)(k), _mm512_set1_ps(-INFINITY))
+#define LDM_F64_NINF(p, k) LDM_F64(p, (unsigned)(k), _mm512_set1_pd(-INFINITY))
+#define UNORD_MASK_ps(v) ((unsigned)_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q))
+#define UNORD_MASK_pd(v) ((unsigned)_mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q))
+#define DEF_ROW_LSE(NAME, BNAME, T, V, S, EPV, L, LD, LDM, SFX, HMAX, EXP, FIELD)                  \
     static void NAME(const void *xv, size_t n, uint64_t index_base, partial *out)                 \
     {                                                                                              \
         const T *x = xv;                                                                           \
         (void)index_base;                                                                          \
-        const V ninf = _mm512_set1_##SFX(-INFINITY), zero = _mm512_setzero_##SFX();                \
-        for (size_t b0 = 0; b0 < n; b0 += 64 * (L), out++) {                                       \
-            size_t m = n - b0 < 64 * (L) ? n - b0 : 64 * (L);                                      \
-            const T *p = x + b0;                                                                   \
-            alignas(64) S e[64 * (L)];                                                             \
-            const int cvt = sizeof(T) < sizeof(S); /* FLOAT16: converted once, in the max pass */ \
-            V m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;                                          \
-            size_t i = 0;                                                                          \
-            for (; i + 4 * (EPV) <= m; i += 4 * (EPV)) {                                           \
-                const V v0 = LD(p + i), v1 = LD(p + i + (EPV)), v2 = LD(p + i + 2 * (EPV)),        \
-                        v3 = LD(p + i + 3 * (EPV));                                                \
-                if (cvt) {                                                                         \
-                    _mm512_store_##SFX(e + i, v0);                                                 \
-                    _mm512_store_##SFX(e + i + (EPV), v1);                                         \
-                    _mm512_store_##SFX(e + i + 2 * (EPV), v2);                                     \
-                    _mm512_store_##SFX(e + i + 3 * (EPV), v3);                                     \
-                }                                                                                  \
-                m0 = _mm512_max_##SFX(m0, v0);                                                     \
-                m1 = _mm512_max_##SFX(m1, v1);                                                     \
-                m2 = _mm512_max_##SFX(m2, v2);                                                     \
-                m3 = _mm512_max_##SFX(m3, v3);                                                     \
-            }                                                                                      \
-            for (; i < m; i += (EPV)) {                                                            \
-                const V v0 = m - i >= (EPV) ? LD(p + i) : LDM(p + i, (unsigned)(m - i), ninf);     \
-                if (cvt)                                                                           \
-                    _mm512_store_##SFX(e + i, v0);                                                 \
-                m0 = _mm512_max_##SFX(m0, v0);                                                     \
-            }                                                                                      \
-            S mx = HMAX(_mm512_max_##SFX(_mm512_max_##SFX(m0, m1), _mm512_max_##SFX(m2, m3)));       \
-            S sum = 0;                                                                             \
-            if (isfinite(mx)) {                                                                    \
-                const V mv = _mm512_set1_##SFX(mx);                                                \
-                /* the next block's bytes, or as many past the row's end (most often the next  \
-                 * row, the next call's; a prefetch reads nothing and never faults) */           \
-                size_t j = 0;                                                                      \
-                for (; j + 4 * (EPV) <= m; j += 4 * (EPV)) {                                       \
-                    PREFETCH4(p + m + j, EPV);                                                     \
-                    V x0 = _mm512_sub_##SFX(LSE_RD(SFX, LD, j), mv);                               \
-                    V x1 = _mm512_sub_##SFX(LSE_RD(SFX, LD, j + (EPV)), mv);                       \
-                    V x2 = _mm512_sub_##SFX(LSE_RD(SFX, LD, j + 2 * (EPV)), mv);                   \
-                    V x3 = _mm512_sub_##SFX(LSE_RD(SFX, LD, j + 3 * (EPV)), mv);                   \
-                    EXP4_##SFX(e + j, EPV, x0, x1, x2, x3);                                    \
-                }                                                                                  \
-                for (; j + (EPV) <= m; j += (EPV))                                                 \
-                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(LSE_RD(SFX, LD, j), mv)));      \
-                if (j < m)                                                                         \
-                    _mm512_store_##SFX(e + j, EXP(_mm512_sub_##SFX(                                \
-                        cvt ? _mm512_load_##SFX(e + j)                                             \
-                            : LDM(p + j, (unsigned)(m - j), ninf), mv)));                          \
-                sum = BNAME(e, m, zero, zero, zero);                                               \
-                if (sum != sum)                                                                    \
-                    mx = (S)NAN;                                                                   \
-            } else if (mx == mx) {                                                                 \
-                unsigned nan = 0;                                                                  \
-                for (size_t k = 0; k < m; k += (EPV)) {                                            \
-                    V v = m - k >= (EPV) ? LD(p + k) : LDM(p + k, (unsigned)(m - k), ninf);        \
-                    nan |= _mm512_cmp_##SFX##_mask(v, v, _CMP_UNORD_Q);                            \
-                }                                                                                  \
-                if (nan)                                                                           \
-                    mx = (S)NAN;                                                                   \
-            }                                                                                      \
-            out->v.FIELD = mx;                                                                     \
-            out->aux.FIELD = mx == mx ? sum : 0;                                                   \
-        }                                                                                          \
+        const V zero = _mm512_setzero_##SFX();                                                     \
+        LSE_ROW_BLOCKS(T, V, S, EPV, L, 64, LD, LDM##_NINF, _mm512_load_##SFX, _mm512_store_##SFX, \
+                       _mm512_max_##SFX, _mm512_sub_##SFX, _mm512_set1_##SFX, HMAX, EXP,           \
+                       EXP4_##SFX, UNORD_MASK_##SFX, FIELD, BNAME, zero, zero, zero);              \
     }
 DEF_ROW_LSE(reduce_row_lse_f32_avx512, block_sum_f32, float, __m512, float, 16, 64, LD_F32, LDM_F32, ps, _mm512_reduce_max_ps, lse_expf_avx512, f32)
 DEF_ROW_LSE(reduce_row_lse_f16_avx512, block_sum_f32, uint16_t, __m512, float, 16, 64, LD_F16, LDM_F16, ps, _mm512_reduce_max_ps, lse_expf_avx512, f32)
