@@ -333,24 +333,8 @@ DEF_CIDS()
     FREE_MINMAX(X, RK_MAX, max, lo, max)                                                           \
     FREE_MINMAX(X, RK_MIN, min, hi, min)
 
-/* ARG*: T, suffix, field; the kind adds extreme, test, LAST and fill. */
-#define FREE_ARG_TYPES(X, KIND, K, ...)                                                            \
-    X(KIND, FLOAT32, reduce_row_##K##_f32_neon, reduce_col_##K##_f32_neon, ARG, float, f32, __VA_ARGS__, f32) \
-    X(KIND, FLOAT16, reduce_row_##K##_f16_neon, reduce_col_##K##_f16_neon, ARG, uint16_t, f16, __VA_ARGS__, f32) \
-    X(KIND, FLOAT64, reduce_row_##K##_f64_neon, reduce_col_##K##_f64_neon, ARG, double, f64, __VA_ARGS__, f64) \
-    X(KIND, UINT32, reduce_row_##K##_u32_neon, reduce_col_##K##_u32_neon, ARG, uint32_t, u32, __VA_ARGS__, u64) \
-    X(KIND, UINT16, reduce_row_##K##_u16_neon, reduce_col_##K##_u16_neon, ARG, uint16_t, u16, __VA_ARGS__, u64) \
-    X(KIND, UINT8, reduce_row_##K##_u8_neon, reduce_col_##K##_u8_neon, ARG, uint8_t, u8, __VA_ARGS__, u64) \
-    X(KIND, INT32, reduce_row_##K##_i32_neon, reduce_col_##K##_i32_neon, ARG, int32_t, i32, __VA_ARGS__, i64) \
-    X(KIND, INT16, reduce_row_##K##_i16_neon, reduce_col_##K##_i16_neon, ARG, int16_t, i16, __VA_ARGS__, i64) \
-    X(KIND, INT8, reduce_row_##K##_i8_neon, reduce_col_##K##_i8_neon, ARG, int8_t, i8, __VA_ARGS__, i64) \
-    X(KIND, UINT64, reduce_row_##K##_u64_neon, reduce_col_##K##_u64_neon, ARG, uint64_t, u64, __VA_ARGS__, u64) \
-    X(KIND, INT64, reduce_row_##K##_i64_neon, reduce_col_##K##_i64_neon, ARG, int64_t, i64, __VA_ARGS__, i64)
-#define FREE_ARG_KERNELS(X)                                                                        \
-    FREE_ARG_TYPES(X, RK_ARGMAX, argmax, max, gt, 0, lo)                                           \
-    FREE_ARG_TYPES(X, RK_ARGMAX_LAST, argmax_last, max, ge, 1, lo)                                 \
-    FREE_ARG_TYPES(X, RK_ARGMIN, argmin, min, lt, 0, hi)                                           \
-    FREE_ARG_TYPES(X, RK_ARGMIN_LAST, argmin_last, min, le, 1, hi)
+/* ARG*: FREE_ARG_KERNELS (simd/reduce_free.h), named with this suffix */
+#define FREE_SFX neon
 
 /* Every family has row, multi-row and column kernels (the column ones take the narrow contiguous
  * path of the body themselves); no entry is left to the scalar table. */

@@ -1246,4 +1246,33 @@ static inline size_t rows_slot(size_t i, size_t G)
         nanrows = 0;                                                                               \
     }
 
+/* The ARG* kernels of every kind and type, for the ISA files' tables: X(KIND, TYPE, ROW, COL, ARG,
+ * T, suffix, extreme, test, LAST, fill, field), the kernels named with the suffix FREE_SFX that
+ * the file defines (avx2, avx512, neon). */
+#define FREE_PASTE_(a, b) a##b
+#define FREE_PASTE(a, b) FREE_PASTE_(a, b)
+#define FREE_ARG_ONE_(X, KIND, TYPE, ROW, COL, T, S, FIELD, ...)                                   \
+    X(KIND, TYPE, ROW, COL, ARG, T, S, __VA_ARGS__, FIELD)
+#define FREE_ARG_ONE(X, KIND, K, TYPE, T, S, FIELD, ...)                                           \
+    FREE_ARG_ONE_(X, KIND, TYPE, FREE_PASTE(reduce_row_##K##_##S##_, FREE_SFX),                    \
+                  FREE_PASTE(reduce_col_##K##_##S##_, FREE_SFX), T, S, FIELD, __VA_ARGS__)
+#define FREE_ARG_TYPES(X, KIND, K, ...)                                                            \
+    FREE_ARG_ONE(X, KIND, K, FLOAT32, float, f32, f32, __VA_ARGS__)                                \
+    FREE_ARG_ONE(X, KIND, K, FLOAT16, uint16_t, f16, f32, __VA_ARGS__)                             \
+    FREE_ARG_ONE(X, KIND, K, FLOAT64, double, f64, f64, __VA_ARGS__)                               \
+    FREE_ARG_ONE(X, KIND, K, UINT32, uint32_t, u32, u64, __VA_ARGS__)                              \
+    FREE_ARG_ONE(X, KIND, K, UINT16, uint16_t, u16, u64, __VA_ARGS__)                              \
+    FREE_ARG_ONE(X, KIND, K, UINT8, uint8_t, u8, u64, __VA_ARGS__)                                 \
+    FREE_ARG_ONE(X, KIND, K, INT32, int32_t, i32, i64, __VA_ARGS__)                                \
+    FREE_ARG_ONE(X, KIND, K, INT16, int16_t, i16, i64, __VA_ARGS__)                                \
+    FREE_ARG_ONE(X, KIND, K, INT8, int8_t, i8, i64, __VA_ARGS__)                                   \
+    FREE_ARG_ONE(X, KIND, K, UINT64, uint64_t, u64, u64, __VA_ARGS__)                              \
+    FREE_ARG_ONE(X, KIND, K, INT64, int64_t, i64, i64, __VA_ARGS__)
+/* the kind adds extreme, test, LAST and fill */
+#define FREE_ARG_KERNELS(X)                                                                        \
+    FREE_ARG_TYPES(X, RK_ARGMAX, argmax, max, gt, 0, lo)                                           \
+    FREE_ARG_TYPES(X, RK_ARGMAX_LAST, argmax_last, max, ge, 1, lo)                                 \
+    FREE_ARG_TYPES(X, RK_ARGMIN, argmin, min, lt, 0, hi)                                           \
+    FREE_ARG_TYPES(X, RK_ARGMIN_LAST, argmin_last, min, le, 1, hi)
+
 #endif

@@ -289,24 +289,8 @@ DEF_HRED(hmul_w64, w64, _mm512_mullo_epi64, 8, 64, swap_groups)
     X(RK_MIN, FLOAT16, reduce_row_min_f16_avx512, reduce_col_min_f16_avx512, FMMV, uint16_t, f16, hi, max, u32, min, u32, max, i32, fmin_bits32, f32, min754_f16, rng_min754_f16) \
     X(RK_MIN, FLOAT64, reduce_row_min_f64_avx512, reduce_col_min_f64_avx512, FMMV, double, f64, hi, max, u64, min, u64, max, i64, fmin_bits64, f64, min754_f64, rng_min754_f64)
 
-/* ARG*: T, suffix, field; the kind adds extreme, test, LAST and fill. */
-#define FREE_ARG_TYPES(X, KIND, K, ...)                                                            \
-    X(KIND, FLOAT32, reduce_row_##K##_f32_avx512, reduce_col_##K##_f32_avx512, ARG, float, f32, __VA_ARGS__, f32) \
-    X(KIND, FLOAT16, reduce_row_##K##_f16_avx512, reduce_col_##K##_f16_avx512, ARG, uint16_t, f16, __VA_ARGS__, f32) \
-    X(KIND, FLOAT64, reduce_row_##K##_f64_avx512, reduce_col_##K##_f64_avx512, ARG, double, f64, __VA_ARGS__, f64) \
-    X(KIND, UINT32, reduce_row_##K##_u32_avx512, reduce_col_##K##_u32_avx512, ARG, uint32_t, u32, __VA_ARGS__, u64) \
-    X(KIND, UINT16, reduce_row_##K##_u16_avx512, reduce_col_##K##_u16_avx512, ARG, uint16_t, u16, __VA_ARGS__, u64) \
-    X(KIND, UINT8, reduce_row_##K##_u8_avx512, reduce_col_##K##_u8_avx512, ARG, uint8_t, u8, __VA_ARGS__, u64) \
-    X(KIND, INT32, reduce_row_##K##_i32_avx512, reduce_col_##K##_i32_avx512, ARG, int32_t, i32, __VA_ARGS__, i64) \
-    X(KIND, INT16, reduce_row_##K##_i16_avx512, reduce_col_##K##_i16_avx512, ARG, int16_t, i16, __VA_ARGS__, i64) \
-    X(KIND, INT8, reduce_row_##K##_i8_avx512, reduce_col_##K##_i8_avx512, ARG, int8_t, i8, __VA_ARGS__, i64) \
-    X(KIND, UINT64, reduce_row_##K##_u64_avx512, reduce_col_##K##_u64_avx512, ARG, uint64_t, u64, __VA_ARGS__, u64) \
-    X(KIND, INT64, reduce_row_##K##_i64_avx512, reduce_col_##K##_i64_avx512, ARG, int64_t, i64, __VA_ARGS__, i64)
-#define FREE_ARG_KERNELS(X)                                                                        \
-    FREE_ARG_TYPES(X, RK_ARGMAX, argmax, max, gt, 0, lo)                                           \
-    FREE_ARG_TYPES(X, RK_ARGMAX_LAST, argmax_last, max, ge, 1, lo)                                 \
-    FREE_ARG_TYPES(X, RK_ARGMIN, argmin, min, lt, 0, hi)                                           \
-    FREE_ARG_TYPES(X, RK_ARGMIN_LAST, argmin_last, min, le, 1, hi)
+/* ARG*: FREE_ARG_KERNELS (simd/reduce_free.h), named with this suffix */
+#define FREE_SFX avx512
 
 #define DEF_FOLD(ROW, COL, ...)                                                                    \
     DEF_ROW_FOLD(ROW, __VA_ARGS__) DEF_ROWS_FOLD(ROW##_rows, __VA_ARGS__) DEF_COL_FOLD(COL, __VA_ARGS__)
