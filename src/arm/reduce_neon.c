@@ -53,6 +53,19 @@ static inline float64x2_t set1_f64(double s) { return vdupq_n_f64(s); }
 /* four vectors' exps stored EPV apart: FLOAT32 in lockstep, FLOAT64 SLEEF's call on each */
 #define exp4st_f32(e, EPV, ...) LSE_EXPQ4_STORE(vst1q_f32, lse_expf4_neon, e, EPV, __VA_ARGS__)
 #define exp4st_f64(e, EPV, ...) LSE_EACH4_STORE(vst1q_f64, DMLCPU_EXP_F64_NEON, e, EPV, __VA_ARGS__)
+#define expq_f32(q) lse_expf4_neon(q)
+#define expq_f64(q) LSE_EXPQ_EACH(q, DMLCPU_EXP_F64_NEON)
+static inline float32x4_t or_f32(float32x4_t a, float32x4_t b)
+{
+    return vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+}
+static inline float64x2_t or_f64(float64x2_t a, float64x2_t b)
+{
+    return vreinterpretq_f64_u64(vorrq_u64(vreinterpretq_u64_f64(a), vreinterpretq_u64_f64(b)));
+}
+/* simd/lse_col.h's NaN marks: none needed, FMAX already returns NaN when either operand is */
+#define unord_f32(a, b) vdupq_n_f32(0)
+#define unord_f64(a, b) vdupq_n_f64(0)
 /* nonzero when a lane of v is NaN (the only lanes not equal to themselves) */
 #define nanmask_f32(v) ((unsigned)vmaxvq_u32(vmvnq_u32(vceqq_f32(v, v))))
 #define nanmask_f64(v) ((unsigned)vmaxvq_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(v, v)))))

@@ -20,7 +20,7 @@
  * Parameters: T the input element, V the vector of EPV accumulators of type S, L lanes per
  * column; LD(p) a full vector, LDT(p) the tile's last, partial vector (the tail in scope); ADD,
  * SUB, MAX (any maximum: NaN is tracked apart), OR, UNORD(a, b) (all bits set in the lanes where
- * a or b is NaN), SET1(s), STORE(p, v) (aligned), EXPQ(q) (exp of q[0..4) in place), FIELD the
+ * a or b is NaN; zeros where MAX itself returns NaN when either operand is, as NEON's FMAX does), SET1(s), STORE(p, v) (aligned), EXPQ(q) (exp of q[0..4) in place), FIELD the
  * partial's member. In scope: x (const char *, row 0), rs (bytes between rows), nrows, K,
  * out (K partials) and scratch (aligned to the vector; (L + 1) x DMLCPU_COL_PITCH(K) values of
  * S at least: two sub-tiles' maxima and L lanes of a sub-tile fit, a sub-tile being at most a

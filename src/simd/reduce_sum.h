@@ -30,6 +30,9 @@
  *                              columns held by a (rows 0, 1) and b (rows 2, 3)
  *   hmax_A(v)                  IEEE maximum over the lanes; exp_A(v) the tiers' exp, lanewise
  *   exp4st_A(e, EPV, a, b, c, d)   exp of four vectors, stored at e, EPV elements apart
+ *   expq_A(q)                  exp of the four vectors q[0..4) in place
+ *   or_A(a, b), unord_A(a, b)  bitwise or; all bits set in the lanes where a or b is NaN (or
+ *                              zeros, when max_A returns NaN for a NaN operand)
  *   nanmask_A(v)               nonzero when a lane of v is NaN, as an unsigned
  *   duplo_A(v)                 the low EPV/2 lanes twice (the aux of two narrow rows)
  *   map_id_A, map_abs_A, map_sq_A (v)   the maps of SUM, L1 and SUM_SQUARE */
@@ -42,6 +45,7 @@
 #include <stdint.h>
 
 #include "simd/col_short.h"
+#include "simd/lse_col.h"
 #include "simd/lse_row.h"
 
 #include "kernels.h"
@@ -267,18 +271,29 @@
                        exp4st_##A, nanmask_##A, FIELD, LSE_TREE_##A, ELANES, zero);                \
     }
 
-/* Column form: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K)
+/* Column form: rows of a line or more take the walk of simd/lse_col.h (the x86 tiers' too):
+ * sub-tiles whose maxima are read while the previous sub-tile's exps run, so that the tile is
+ * read once from memory. Narrower rows: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K)
  * accumulators of the scratch, the lanes follow), four rows at a time (a missing row repeats
  * the first: max is idempotent); then the lane loop with aux = the columns' maxima. Columns whose
  * m is not finite (and lanes past K) get terms that are never used: their aux is 0. */
 #define LSE_AUX_f32(o) lda_f32(mcol + (o))
 #define LSE_AUX_f64(o) lda_f64(mcol + (o))
+#define LSE_LDT_f32(p) ldn_f32(p, K % EPV_f32, set1_f32(-INFINITY))
+#define LSE_LDT_f16(p) ldn_f16(p, K % EPV_f32, set1_f32(-INFINITY))
+#define LSE_LDT_f64(p) ldn_f64(p, K % EPV_f64, set1_f64(-INFINITY))
 #define DEF_LSE_COL(NAME, T, I, A, FIELD)                                                          \
     static void NAME(const void *xv, ptrdiff_t rs, size_t nrows, size_t K, uint64_t index_base,   \
                      partial *out, void *scratch)                                                  \
     {                                                                                              \
         const char *x = xv;                                                                        \
         (void)index_base;                                                                          \
+        if (K * sizeof(T) >= 64) { /* simd/lse_col.h where the rows hold a line */               \
+            LSE_COL_WALK(T, vacc_##A, sacc_##A, EPV_##A, SUM_LANES_##A, ld_##I, LSE_LDT_##I,       \
+                         add_##A, sub_##A, max_##A, or_##A, unord_##A, set1_##A, sta_##A,          \
+                         expq_##A, FIELD);                                                         \
+            return;                                                                                \
+        }                                                                                          \
         sacc_##A *mcol = scratch;                                                                  \
         sacc_##A(*lane)[DMLCPU_COL_PITCH(K)] = (void *)(mcol + DMLCPU_COL_PITCH(K));               \
         const vacc_##A id = set1_##A(0), fill = set1_##A(-INFINITY);                               \
