@@ -1,31 +1,31 @@
 /* LOG_SUM_EXP over rows, the block loop of the vector tiers' row kernels (x86/reduce_avx2.c,
- * x86/reduce_avx512.c, and the NEON tier through simd/reduce_sum.h), written once. The result is the scalar tier's (SPEC 4): per block of at most 64 L elements,
- * m = the maximum of the block (a NaN anywhere gives NaN), then exp(x - m) of every element and
- * the block's canonical sum of those terms.
+ * x86/reduce_avx512.c, and the NEON tier through simd/reduce_sum.h), written once. The result is
+ * the scalar tier's (SPEC 4): per block of at most 64 L elements, m = the maximum of the block (a
+ * NaN anywhere gives NaN), then exp(x - m) of every element and the block's canonical sum of those
+ * terms.
  *
  * Per block: the maximum (four accumulators; NaNs are found afterwards), then exp(x - m) of the
  * block into an L1-resident buffer e and its canonical sum: two short loops need far fewer live
  * registers than one fused loop. With m finite and no NaN every term is in [0, 1], so a NaN sum
  * means the block holds a NaN; when m is not finite the block is scanned for NaNs (x86's max
- * returns its second operand when either is NaN; a tier whose MAX returns NaN, NEON's FMAX, has
- * m = NaN already and never scans). While the
- * block is in L1 the exp loop prefetches the next block's bytes (past the end of the row: the
- * next row's, when rows are contiguous; a prefetch reads nothing and never faults), so memory
- * keeps streaming during the arithmetic: with the prefetches stopping at the row's end, the max
- * loop waited on memory for a quarter of the time of 4096 x 4096 FLOAT32 over axis 1 (rows of
- * one block). Inputs narrower than the accumulator (FLOAT16) store their converted block into e
- * in the max pass and read it back from there instead of converting every element twice:
- * [4096, 8192] over axis 1 1.10-1.11x faster on AVX-512, 1.04-1.05x on AVX2 (same values, same
- * bits).
+ * returns its second operand when either is NaN; a tier whose MAX returns NaN, NEON's FMAX, has m =
+ * NaN already and never scans). While the block is in L1 the exp loop prefetches the next block's
+ * bytes (past the end of the row: the next row's, when rows are contiguous; a prefetch reads
+ * nothing and never faults), so memory keeps streaming during the arithmetic: with the prefetches
+ * stopping at the row's end, the max loop waited on memory for a quarter of the time of 4096 x 4096
+ * FLOAT32 over axis 1 (rows of one block). Inputs narrower than the accumulator (FLOAT16) store
+ * their converted block into e in the max pass and read it back from there instead of converting
+ * every element twice: [4096, 8192] over axis 1 1.10-1.11x faster on AVX-512, 1.04-1.05x on AVX2
+ * (same values, same bits).
  *
- * Parameters: T the input element, V the vector of EPV accumulators of type S, L lanes (a block
- * is 64 L elements), ALIGN the vector's bytes; LD(p) a full vector of inputs, LDN(p, k) the first
- * k < EPV of them with -inf elsewhere; LOAD and STORE (aligned, accumulators), MAX, SUB, SET1,
- * HMAX(v) (the maximum over the lanes, as S); EXP(v) one vector's exp, EXP4(e, EPV, x0, x1, x2,
- * x3) four vectors' exps stored at e, EPV elements apart; NANMASK(v) the lanes of v that are NaN, as bits of an unsigned;
- * FIELD the partial's member; then BLOCK_SUM and its trailing arguments: BLOCK_SUM(e, m, ...)
- * is the canonical sum of e[0..m), as S. In scope: x (const T *), n (elements in the row) and
- * out (a partial per block). */
+ * Parameters: T the input element, V the vector of EPV accumulators of type S, L lanes (a block is
+ * 64 L elements), ALIGN the vector's bytes; LD(p) a full vector of inputs, LDN(p, k) the first k <
+ * EPV of them with -inf elsewhere; LOAD and STORE (aligned, accumulators), MAX, SUB, SET1, HMAX(v)
+ * (the maximum over the lanes, as S); EXP(v) one vector's exp, EXP4(e, EPV, x0, x1, x2, x3) four
+ * vectors' exps stored at e, EPV elements apart; NANMASK(v) the lanes of v that are NaN, as bits of
+ * an unsigned; FIELD the partial's member; then BLOCK_SUM and its trailing arguments: BLOCK_SUM(e,
+ * m, ...) is the canonical sum of e[0..m), as S. In scope: x (const T *), n (elements in the row)
+ * and out (a partial per block). */
 #ifndef DMLCPU_SIMD_LSE_ROW_H
 #define DMLCPU_SIMD_LSE_ROW_H
 

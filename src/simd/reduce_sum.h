@@ -272,11 +272,12 @@
     }
 
 /* Column form: rows of a line or more take the walk of simd/lse_col.h (the x86 tiers' too):
- * sub-tiles whose maxima are read while the previous sub-tile's exps run, so that the tile is
- * read once from memory. Narrower rows: the column maxima first, kept in mcol (the first DMLCPU_COL_PITCH(K)
- * accumulators of the scratch, the lanes follow), four rows at a time (a missing row repeats
- * the first: max is idempotent); then the lane loop with aux = the columns' maxima. Columns whose
- * m is not finite (and lanes past K) get terms that are never used: their aux is 0. */
+ * sub-tiles whose maxima are read while the previous sub-tile's exps run, so that the tile is read
+ * once from memory. Narrower rows: the column maxima first, kept in mcol (the first
+ * DMLCPU_COL_PITCH(K) accumulators of the scratch, the lanes follow), four rows at a time (a
+ * missing row repeats the first: max is idempotent); then the lane loop with aux = the columns'
+ * maxima. Columns whose m is not finite (and lanes past K) get terms that are never used: their aux
+ * is 0. */
 #define LSE_AUX_f32(o) lda_f32(mcol + (o))
 #define LSE_AUX_f64(o) lda_f64(mcol + (o))
 #define LSE_LDT_f32(p) ldn_f32(p, K % EPV_f32, set1_f32(-INFINITY))
