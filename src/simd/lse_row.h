@@ -42,12 +42,23 @@
 #define LSE_ROW_BLOCKS(T, V, S, EPV, L, ALIGN, LD, LDN, LOAD, STORE, MAX, SUB, SET1, HMAX, EXP,    \
                        EXP4, NANMASK, FIELD, BLOCK_SUM, ...)                                       \
     do {                                                                                           \
+        if (sizeof(T) < sizeof(S) || n > 64 * (L))                                                 \
+            LSE_ROW_LOOP(1, T, V, S, EPV, L, ALIGN, LD, LDN, LOAD, STORE, MAX, SUB, SET1, HMAX,    \
+                         EXP, EXP4, NANMASK, FIELD, BLOCK_SUM, __VA_ARGS__);                       \
+        else                                                                                       \
+            LSE_ROW_LOOP(0, T, V, S, EPV, L, ALIGN, LD, LDN, LOAD, STORE, MAX, SUB, SET1, HMAX,    \
+                         EXP, EXP4, NANMASK, FIELD, BLOCK_SUM, __VA_ARGS__);                       \
+    } while (0)
+/* The block loop; CVT: e holds the block (a constant, so that each form has its own loops) */
+#define LSE_ROW_LOOP(CVT, T, V, S, EPV, L, ALIGN, LD, LDN, LOAD, STORE, MAX, SUB, SET1, HMAX, EXP, \
+                     EXP4, NANMASK, FIELD, BLOCK_SUM, ...)                                         \
+    do {                                                                                           \
         const V ninf_ = SET1(-INFINITY);                                                           \
         for (size_t b0_ = 0; b0_ < n; b0_ += 64 * (L), out++) {                                    \
             const size_t m = n - b0_ < 64 * (L) ? n - b0_ : 64 * (L);                              \
             const T *p_ = x + b0_;                                                                 \
             alignas(ALIGN) S e[64 * (L)];                                                          \
-            const int cvt_ = sizeof(T) < sizeof(S) || n > 64 * (L); /* e holds the block */      \
+            const int cvt_ = (CVT);                                                                \
             V m0_ = ninf_, m1_ = ninf_, m2_ = ninf_, m3_ = ninf_;                                  \
             size_t i_ = 0;                                                                         \
             for (; i_ + 4 * (EPV) <= m; i_ += 4 * (EPV)) {                                         \
