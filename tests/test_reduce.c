@@ -856,7 +856,10 @@ Test(reduce, column_arg_rising_stretch)
  * or more in all, at every thread setting: on one thread the AVX-512 column fold reads each row
  * whole, in turn (COL_FRANGE_SEQ), and a NaN sends the tile to the exact fold; tasks of fewer
  * rows take the group walk. FLOAT32 [1700, 3900] (rows of 15600 bytes, a masked last vector),
- * FLOAT64 [1700, 1950], FLOAT16 [3300, 3900] (FLOAT32 running values of 15600 bytes). */
+ * FLOAT64 [1700, 1950], FLOAT16 [3300, 3900] (FLOAT32 running values of 15600 bytes). FLOAT16
+ * also over rows of 2000 bytes, 26.4 MB: axis 0 of [13200, 1000] and the middle axis of
+ * [3, 4400, 1000], which take the group walk that prefetches every line of its rows (the plan's
+ * DMLCPU_COL_STREAM, rows of at most COL_FRANGE_PF_ROW bytes). */
 ParameterizedTestParameters(reduce, column_minmax_wide_rows)
 {
     static reduce_param params[6];
@@ -884,6 +887,13 @@ ParameterizedTest(reduce_param *p, reduce, column_minmax_wide_rows)
     /* three draws of data: plain values, or specials (NaN, infinities, signed zeros) */
     for (int k = 0; k < 3; k++)
         run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+    if (p->type == DMLCPU_DATA_TYPE_FLOAT16) {
+        const uint32_t short_rows[2] = {13200, 1000}, middle[3] = {3, 4400, 1000}, axis1 = 1;
+        for (int k = 0; k < 2; k++) {
+            run_case(&r, p, 2, short_rows, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+            run_case(&r, p, 3, middle, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+        }
+    }
 }
 
 /* LOG_SUM_EXP over axis 0 where each column's maximum is far above its other elements (so a
