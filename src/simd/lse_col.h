@@ -17,14 +17,14 @@
  * Only the first sub-tile's maxima (at most a quarter of the tile) are not overlapped. The exps
  * of a quad's four rows run in lockstep (EXPQ).
  *
- * Parameters: T the input element, V the vector of EPV accumulators of type S, L lanes per
- * column; LD(p) a full vector, LDT(p) the tile's last, partial vector (the tail in scope); ADD,
- * SUB, MAX (any maximum: NaN is tracked apart), OR, UNORD(a, b) (all bits set in the lanes where
- * a or b is NaN; zeros where MAX itself returns NaN when either operand is, as NEON's FMAX does), SET1(s), STORE(p, v) (aligned), EXPQ(q) (exp of q[0..4) in place), FIELD the
- * partial's member. In scope: x (const char *, row 0), rs (bytes between rows), nrows, K,
- * out (K partials) and scratch (aligned to the vector; (L + 1) x DMLCPU_COL_PITCH(K) values of
- * S at least: two sub-tiles' maxima and L lanes of a sub-tile fit, a sub-tile being at most a
- * quarter of the tile when there are several). */
+ * Parameters: T the input element, V the vector of EPV accumulators of type S, L lanes per column;
+ * LD(p) a full vector, LDT(p) the tile's last, partial vector (the tail in scope); ADD, SUB, MAX
+ * (any maximum: NaN is tracked apart), OR, UNORD(a, b) (all bits set in the lanes where a or b is
+ * NaN; zeros where MAX itself returns NaN when either operand is, as NEON's FMAX does), SET1(s),
+ * STORE(p, v) (aligned), EXPQ(q) (exp of q[0..4) in place), FIELD the partial's member. In scope: x
+ * (const char *, row 0), rs (bytes between rows), nrows, K, out (K partials) and scratch (aligned
+ * to the vector; (L + 1) x DMLCPU_COL_PITCH(K) values of S at least: two sub-tiles' maxima and L
+ * lanes of a sub-tile fit, a sub-tile being at most a quarter of the tile when there are several). */
 #ifndef DMLCPU_SIMD_LSE_COL_H
 #define DMLCPU_SIMD_LSE_COL_H
 
