@@ -516,9 +516,9 @@ static void tile_piece(const copy_plan *p, const copy_job *j, size_t es, char *d
         /* a plain transpose (the tile's source columns and destination rows contiguous) goes to
          * the ISA's kernel when there is one */
         if (src_rows && p->transpose && d->src[b] == 1 && d->dst[in] == 1)
-            p->transpose(to, d->dst[b], from, d->src[in], nr, nc);
+            p->transpose(to, d->dst[b], from, d->src[in], nr, nc, c, d->size[in] - c - nc);
         else if (!src_rows && p->transpose && d->src[in] == 1 && d->dst[b] == 1)
-            p->transpose(to, d->dst[in], from, d->src[b], nc, nr);
+            p->transpose(to, d->dst[in], from, d->src[b], nc, nr, r0, d->size[b] - r0 - nr);
         else if (src_rows)
             f(to, d->dst[b], d->dst[in], from, d->src[b], d->src[in], nr, nc);
         else

@@ -181,9 +181,16 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
  * with transpose_narrow set also takes narrow tiles of any length: nr of 2 to 4 with
  * src_col_stride == nr, or nc of 2 to 4 with dst_row_stride == nc (images between interleaved
  * channels and planes), which copy.c then cuts into tiles of DMLCPU_TILE_NARROW elements along
- * the long side. */
+ * the long side.
+ * The tile's destination rows are pieces of longer rows: `before` elements of each row precede
+ * the tile (columns -before .. -1, source columns before src) and `after` follow it. A kernel
+ * may move the tile's boundaries within each row to that row's 64-byte lines, as long as every
+ * kernel of the table and element size does the same (transpose_stream of AVX3, 4- and 8-byte
+ * elements, in generic/hwy/copies.cc: each tile writes the lines that end within it; the
+ * rows' ends stay where they are): the tiles of a row then still write each element once. */
 typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
-                             ptrdiff_t src_col_stride, size_t nr, size_t nc);
+                             ptrdiff_t src_col_stride, size_t nr, size_t nc, size_t before,
+                             size_t after);
 
 /* Transposes and strided runs (SLICE with steps) of at least this many bytes write the
  * destination with non-temporal stores when the kernel table has them (transpose_stream,

@@ -588,6 +588,24 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
         }
         run_identity(&r, &x[0], &x[1]);
     }
+    /* way 2: the output's columns padded to whole lines, so that its rows start on lines but
+     * end 3 elements before the next (the tiles that end a row end with a part of a line) */
+    const uint32_t sizes[2] = {rows - 3, other};
+    tensor_buf x[2];
+    tb_make_perm(&r, &x[0], type, 2, sizes, 1, TU_LAYOUT_PACKED_EXPLICIT, NULL);
+    tu_tensor_init(&x[1].t, type, 2, sizes);
+    x[1].t.has_strides = 1;
+    x[1].t.strides[0] = 1;
+    x[1].t.strides[1] = rows;
+    x[1].t.declared_size = (uint64_t)rows * other * es; /* whole lines: the buffer starts on one */
+    x[1].desc = tu_desc(&x[1].t);
+    x[1].bytes = (size_t)tu_binding_bytes(&x[1].t);
+    x[1].data = tu_buffer_alloc(&x[1].buf, x[1].bytes, es, 0);
+    tu_fill(&r, DMLCPU_DATA_TYPE_UINT8, x[1].data, x[1].bytes, TU_DATA_RAW, 0);
+    x[1].copy = malloc(x[1].bytes);
+    cr_assert_not_null(x[1].copy);
+    memcpy(x[1].copy, x[1].data, x[1].bytes);
+    run_identity(&r, &x[0], &x[1]);
     exact_buffers = 0;
 }
 

@@ -52,8 +52,10 @@
  * than the portable copy on AVX2 when the rows were a multiple of 4 KiB apart (64 MiB FLOAT32:
  * many lines of one cache set written at a time); the two extra passes stay in L1. */
 #define DEF_TILE(NAME, T, B, BLOCK, EDGE)                                                          \
-    static void NAME(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr, size_t nc) \
+    static void NAME(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr, size_t nc, \
+                     size_t before, size_t after)                                                  \
     {                                                                                              \
+        (void)before, (void)after; /* the tile's own elements only */                              \
         T in[(EDGE) * ((EDGE) + 32 / sizeof(T))], out[(EDGE) * ((EDGE) + 32 / sizeof(T))];         \
         T *d = (T *)(void *)dst;                                                                   \
         const T *s = (const T *)(const void *)src;                                                 \

@@ -546,35 +546,228 @@ HWY_INLINE void TransposeByteBlock(uint8_t *HWY_RESTRICT d, ptrdiff_t ds,
     }
 }
 
-// Transposes a B4 x B4 block of 2- to 8-byte elements, B4 = 64 / sizeof(T), with non-temporal
-// stores of whole 64-byte vectors: d[r * ds + c] = s[c * ss + r] for r, c < B4 (d + r * ds on
-// 64-byte boundaries). As in TransposeBlock, log2(B) rounds of interleaves (B = 16 / sizeof(T))
-// transpose the 16-byte block columns of each group of B vectors (source columns g*B ..
-// g*B + B, g < 4): block k of vector g*B + i is then destination row k*B + i, columns g*B ..
-// g*B + B; a 4 x 4 transpose of the blocks of vectors i, B + i, 2B + i and 3B + i gives rows i,
-// B + i, 2B + i and 3B + i.
-template <typename T>
-HWY_INLINE void TransposeLineBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY_RESTRICT s,
-                                   ptrdiff_t ss)
+// The n = 64 / sizeof(T) vectors v[0..n) of a B4 x B4 block of 2- to 8-byte elements (B4 = n),
+// one source column each, transposed in place: v[r] becomes destination row r (lane c of v[r]
+// is lane r of the former v[c]). As in TransposeBlock, log2(B) rounds of interleaves
+// (B = 16 / sizeof(T)) transpose the 16-byte block columns of each group of B vectors (source
+// columns g*B .. g*B + B, g < 4): block k of vector g*B + i is then destination row k*B + i,
+// columns g*B .. g*B + B; a 4 x 4 transpose of the blocks of vectors i, B + i, 2B + i and 3B + i
+// gives rows i, B + i, 2B + i and 3B + i.
+template <typename T, class V>
+HWY_INLINE void TransposeLines(V *v)
 {
     static_assert(sizeof(T) > 1, "1-byte elements take TransposeBlock");
     const hn::FixedTag<T, 64 / sizeof(T)> dt;
-    constexpr size_t B = 16 / sizeof(T), n = 4 * B;
-    hn::Vec<decltype(dt)> v[n];
-#pragma GCC unroll 32
-    for (size_t i = 0; i < n; i++)
-        v[i] = hn::LoadU(dt, s + (ptrdiff_t)i * ss);
+    constexpr size_t B = 16 / sizeof(T);
 #pragma GCC unroll 4
     for (size_t g = 0; g < 4; g++)
 #pragma GCC unroll 3
         for (size_t m = 1; m < B; m *= 2)
             ZipRound<B>(dt, v + g * B);
 #pragma GCC unroll 8
-    for (size_t i = 0; i < B; i++) {
+    for (size_t i = 0; i < B; i++)
         TransposeBlocks4(v[i], v[B + i], v[2 * B + i], v[3 * B + i]);
-#pragma GCC unroll 4
-        for (size_t k = 0; k < 4; k++)
-            hn::Stream(v[k * B + i], dt, d + (ptrdiff_t)(k * B + i) * ds);
+}
+
+// Transposes a B4 x B4 block of 2- to 8-byte elements (TransposeLines) with non-temporal stores
+// of whole 64-byte vectors: d[r * ds + c] = s[c * ss + r] for r, c < B4 (d + r * ds on 64-byte
+// boundaries).
+template <typename T>
+HWY_INLINE void TransposeLineBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY_RESTRICT s,
+                                   ptrdiff_t ss)
+{
+    const hn::FixedTag<T, 64 / sizeof(T)> dt;
+    constexpr size_t n = 64 / sizeof(T);
+    hn::Vec<decltype(dt)> v[n];
+#pragma GCC unroll 32
+    for (size_t i = 0; i < n; i++)
+        v[i] = hn::LoadU(dt, s + (ptrdiff_t)i * ss);
+    TransposeLines<T>(v);
+#pragma GCC unroll 32
+    for (size_t i = 0; i < n; i++)
+        hn::Stream(v[i], dt, d + (ptrdiff_t)i * ds);
+}
+
+// Lanes [i, i + L) of the concatenation a:b of two vectors of L lanes of 4 or 8 bytes (i <= L):
+// `from` holds i, i + 1, .. (AVX3's two-table permute: indexes below L pick from a).
+template <typename T>
+HWY_INLINE __m512i Concat2(__m512i a, __m512i from, __m512i b)
+{
+    if constexpr (sizeof(T) == 4)
+        return _mm512_permutex2var_epi32(a, from, b);
+    else
+        return _mm512_permutex2var_epi64(a, from, b);
+}
+
+// Where the tile's lines start in row q and what it writes of the row, for TransposeShifted:
+// off, the elements of the row's first 64-byte line before the tile's column 0 (d + q * dr is
+// `off` elements past a line); lo .. hi, the columns it writes: from the line boundary at or
+// before column 0 (at most `before` back, the row's start) to the last boundary at or before
+// nc, or to nc when the tile ends the row (after == 0).
+struct ShiftedRow {
+    ptrdiff_t off, lo, hi;
+};
+template <typename T>
+HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_t after)
+{
+    constexpr ptrdiff_t L = 64 / sizeof(T);
+    const ptrdiff_t off = (ptrdiff_t)(((uintptr_t)row / sizeof(T)) % L), n = (ptrdiff_t)nc;
+    const ptrdiff_t back = (ptrdiff_t)before < off ? (ptrdiff_t)before : off;
+    return {off, -back, after ? n - (n + off) % L : n};
+}
+
+// STREAM transposes of 4- and 8-byte elements on AVX3 (transpose_fn, dst[r * dr + c] =
+// src[c * sc + r]): every destination line is written whole, with one non-temporal store, at any
+// alignment of the rows. The tiles of a row meet at its line boundaries, not at their nominal
+// columns: a tile writes the lines of each row that end within its columns (from the line
+// boundary at or before its column 0, reading up to L - 1 source columns before the tile, to the
+// last boundary at or before column nc), and only at the row's ends (before == 0, after == 0)
+// partial lines, with masked ordinary stores (ShiftedRow). Groups of L = 64 / sizeof(T) rows go
+// through the tile's columns a block of L source columns at a time (TransposeLines); the line of
+// row q that starts `off` elements before block t is the last `off` lanes of row q of block t - 1
+// followed by the first L - off of block t (Concat2), so the previous block's rows stay in
+// registers. The last group overlaps the one before when nr is not a multiple of L (the same
+// values again); tiles of fewer than L rows go element by element, by the same rule.
+// Rows that all start on lines take no carry, and go a block's L source columns at a time down
+// the tile's rows, as the former line blocks did.
+// Before, tiles whose destination rows did not start on lines went through a buffer, each row's
+// partial lines at the tile's columns written by ordinary stores (a line written half by one
+// band of tiles and half by the next, each time read from memory first). One process, both
+// libraries alternated in either order (medians of 11, Zen 5, 1 thread): FLOAT32 transposes of
+// 4100 x 4100 9.4-9.6 -> 5.0-5.1 ms, 4097 x 4097 1.84x, 3000 x 5000 1.62-1.65x, 2050 x 8200
+// 1.97-1.98x (2 threads: 4100 x 4100 1.62x); 8-byte elements 4100 x 4100 1.84-1.88x, 4097 x 4097
+// 1.85-1.94x, 2050 x 8200 2.06-2.17x; rows on lines (the former line blocks) 4096 x 4096
+// 1.08-1.14x, 4160 x 4160 0.96-1.06x.
+template <typename T>
+HWY_INLINE void TransposeShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
+                                 ptrdiff_t sc, size_t nr, size_t nc, size_t before, size_t after)
+{
+    static_assert(sizeof(T) >= 4, "2-byte lanes would need 32 registers a block");
+    const hn::FixedTag<T, 64 / sizeof(T)> dt;
+    using V = hn::Vec<decltype(dt)>;
+    constexpr size_t L = 64 / sizeof(T);
+    constexpr ptrdiff_t SL = (ptrdiff_t)L;
+    const ptrdiff_t n = (ptrdiff_t)nc;
+    if (nr < L) {
+        for (size_t q = 0; q < nr; q++) {
+            const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
+            for (ptrdiff_t c = w.lo; c < w.hi; c++)
+                d[(ptrdiff_t)q * dr + c] = s[c * sc + (ptrdiff_t)q];
+        }
+        return;
+    }
+    if (((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0) {
+        // every row starts on a line: no carry, and a block's L source columns at a time down
+        // the tile's rows (each source line read in one go)
+        const ptrdiff_t hi = after ? n - n % SL : n;
+        for (ptrdiff_t c0 = 0; c0 < hi; c0 += SL) {
+            for (size_t g = 0; g < nr; g += L) {
+                const size_t j0 = g + L <= nr ? g : nr - L;
+                V v[L];
+                if (c0 + SL <= n) {
+#pragma GCC unroll 16
+                    for (size_t k = 0; k < L; k++) // the next tile's lines, into L2
+                        __builtin_prefetch(s + (c0 + (ptrdiff_t)k) * sc + j0 + nr, 0, 2);
+#pragma GCC unroll 16
+                    for (size_t k = 0; k < L; k++)
+                        v[k] = hn::LoadU(dt, s + (c0 + (ptrdiff_t)k) * sc + j0);
+                } else {
+                    for (size_t k = 0; k < L; k++)
+                        v[k] = c0 + (ptrdiff_t)k < n ? hn::LoadU(dt, s + (c0 + (ptrdiff_t)k) * sc + j0)
+                                                     : hn::Zero(dt);
+                }
+                TransposeLines<T>(v);
+                T *HWY_RESTRICT dg = d + (ptrdiff_t)j0 * dr + c0;
+                if (c0 + SL <= hi) {
+#pragma GCC unroll 16
+                    for (size_t q = 0; q < L; q++)
+                        hn::Stream(v[q], dt, dg + (ptrdiff_t)q * dr);
+                } else { // the rows' ends
+                    for (size_t q = 0; q < L; q++)
+                        hn::BlendedStore(v[q], hn::FirstN(dt, (size_t)(hi - c0)), dt,
+                                         dg + (ptrdiff_t)q * dr);
+                }
+            }
+        }
+        return;
+    }
+    // the source columns a block may read: from `back` before the tile to its last
+    const ptrdiff_t back = before < L ? (ptrdiff_t)before : SL;
+    using TI = hwy::MakeSigned<T>;
+    const hn::FixedTag<TI, L> di;
+    const auto lanes = hn::Iota(di, 0);
+    for (size_t g = 0; g < nr; g += L) {
+        const size_t j0 = g + L <= nr ? g : nr - L;
+        T *HWY_RESTRICT dg = d + (ptrdiff_t)j0 * dr;
+        const T *HWY_RESTRICT sg = s + (ptrdiff_t)j0;
+        ShiftedRow w[L];
+        __m512i from[L];
+        bool shifted = false;
+        ptrdiff_t tlast = 0; // the last block a row's last line takes
+#pragma GCC unroll 16
+        for (size_t q = 0; q < L; q++) {
+            w[q] = ShiftedRowOf(dg + (ptrdiff_t)q * dr, nc, before, after);
+            from[q] = hn::Add(lanes, hn::Set(di, (TI)(SL - w[q].off))).raw;
+            shifted |= w[q].off != 0;
+            const ptrdiff_t t = (w[q].hi + w[q].off + SL - 1) / SL - 1;
+            tlast = t > tlast ? t : tlast;
+        }
+        V prev[L], v[L];
+#pragma GCC unroll 16
+        for (size_t q = 0; q < L; q++)
+            prev[q] = hn::Zero(dt);
+        // block t holds source columns t*L .. t*L + L; the line of row q that starts at column
+        // t*L - off is written after block t; block -1 only when some line starts before the tile
+        for (ptrdiff_t t = shifted && before ? -1 : 0; t <= tlast; t++) {
+            const ptrdiff_t c0 = t * SL;
+            if (c0 >= -back && c0 + SL <= n) {
+#pragma GCC unroll 16
+                for (size_t k = 0; k < L; k++) // the next tile's lines of these columns, into L2
+                    __builtin_prefetch(sg + (c0 + (ptrdiff_t)k) * sc + nr, 0, 2);
+#pragma GCC unroll 16
+                for (size_t k = 0; k < L; k++)
+                    v[k] = hn::LoadU(dt, sg + (c0 + (ptrdiff_t)k) * sc);
+            } else {
+                for (size_t k = 0; k < L; k++) {
+                    const ptrdiff_t c = c0 + (ptrdiff_t)k;
+                    v[k] = c >= -back && c < n ? hn::LoadU(dt, sg + c * sc) : hn::Zero(dt);
+                }
+            }
+            TransposeLines<T>(v);
+            // every row's line whole: t >= 1 (or t == 0 with the columns before the tile
+            // readable), and the block within the tile
+            if ((t >= 1 || (t == 0 && back == SL)) && c0 + SL <= n) {
+                if (shifted) {
+#pragma GCC unroll 16
+                    for (size_t q = 0; q < L; q++)
+                        hn::Stream(V{Concat2<T>(prev[q].raw, from[q], v[q].raw)}, dt,
+                                   dg + (ptrdiff_t)q * dr + c0 - w[q].off);
+                } else {
+#pragma GCC unroll 16
+                    for (size_t q = 0; q < L; q++)
+                        hn::Stream(v[q], dt, dg + (ptrdiff_t)q * dr + c0);
+                }
+            } else {
+                for (size_t q = 0; q < L; q++) {
+                    const ptrdiff_t start = c0 - w[q].off; // the line's first column
+                    const ptrdiff_t a = w[q].lo > start ? w[q].lo - start : 0;
+                    const ptrdiff_t b = w[q].hi < start + SL ? w[q].hi - start : SL;
+                    if (a >= b)
+                        continue;
+                    const V line{Concat2<T>(prev[q].raw, from[q], v[q].raw)};
+                    T *p = dg + (ptrdiff_t)q * dr + start;
+                    if (a == 0 && b == SL)
+                        hn::Stream(line, dt, p);
+                    else // a partial line at the row's start or end
+                        hn::BlendedStore(line, hn::And(hn::Not(hn::FirstN(dt, (size_t)a)),
+                                                       hn::FirstN(dt, (size_t)b)),
+                                         dt, p);
+                }
+            }
+#pragma GCC unroll 16
+            for (size_t q = 0; q < L; q++)
+                prev[q] = v[q];
+        }
     }
 }
 #endif
@@ -750,9 +943,10 @@ HWY_INLINE void Interleave(T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_t
 #endif
 template <typename T, size_t EDGE, bool STREAM>
 DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr,
-                                      size_t nc)
+                                      size_t nc, size_t before, size_t after)
 {
     constexpr size_t BR = kBlockRows<T>, BC = kBlockCols<T>, PAD = 32 / sizeof(T);
+    (void)before, (void)after; // the tile's own elements, but in TransposeShifted
     alignas(64) T out[EDGE * (EDGE + PAD)];
     T *d = reinterpret_cast<T *>(dst);
     const T *s = reinterpret_cast<const T *>(src);
@@ -781,11 +975,20 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
             return;
         }
     }
-    if constexpr (STREAM && sizeof(T) > 1) {
+    if constexpr (STREAM && sizeof(T) >= 4) {
+        // all tiles of the copy: the rows' elements are aligned in all or in none
+        if ((uintptr_t)d % sizeof(T) == 0) {
+            TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
+            return;
+        }
+    }
+    if constexpr (STREAM && sizeof(T) == 2) {
+        // FLOAT16 (32 x 32 blocks fill the registers, no room for a carry):
         // blocks of 64-byte rows straight to the destination when its rows start on lines and
         // the tile's columns are whole blocks, a whole line per store; meanwhile the next tile's
         // source lines (this tile's columns, the nr elements after its rows) go to L2. The
-        // bench's transposes at 1 thread on a Zen 5, five alternated runs (medians): FLOAT32
+        // bench's transposes at 1 thread on a Zen 5, five alternated runs (medians), when these
+        // blocks also took 4- and 8-byte tiles: FLOAT32
         // 64 MiB 6.39 -> 4.71 ms (44 -> 63% of memcpy), FLOAT64 5.85 -> 3.72 ms (49 -> 77%),
         // FLOAT16 5.89 -> 5.36 ms (49 -> 54%). Blocks of 64-byte rows into the buffer instead
         // were no faster, at 512 KiB 3-15% slower for FLOAT16 and UINT8 (64 x 16 blocks); there
