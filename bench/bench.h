@@ -29,7 +29,8 @@ typedef enum {
     COPY_SLICE_STEP2,   /* every second element of the inner axis of [R, 2C] */
     COPY_SLICE_REVERSE, /* [R, C] with the inner axis reversed */
     COPY_SLICE_GRAD,    /* [R, C/2] scattered into every second element of [R, C] */
-    COPY_TRANSPOSE      /* IDENTITY from [R, C] into its transpose (packed [C, R]) */
+    COPY_TRANSPOSE,     /* IDENTITY from [R, C] into its transpose (packed [C, R]) */
+    COPY_TRANSPOSE_ODD  /* the same from [R - 1, C + 1]: rows of odd length, at every alignment */
 } copy_kind;
 
 /* One case of the matrix. Shapes are row-major element counts. */
@@ -49,6 +50,7 @@ typedef struct {
     uint32_t axis_count;
     uint32_t axes[BENCH_MAX_RANK];
     uint64_t bytes;      /* bytes read (reductions) or copied (copies); 0 for tiny */
+    uint64_t size_bytes; /* its size (512 KiB, 16 or 64 MiB), whose ceilings divide it */
     uint64_t elements;   /* elements read or copied */
     uint64_t pool_bytes; /* input bytes the case needs from its data pool */
 } bench_case;

@@ -145,7 +145,7 @@ static void add_reduce(case_list *l, dmlcpu_data_type t, int f, const char *patt
     c->dtype = t;
     c->ceiling = CEIL_READ;
     c->function = f;
-    c->bytes = c->pool_bytes = bytes;
+    c->bytes = c->pool_bytes = c->size_bytes = bytes;
     c->elements = n;
     if (!strcmp(pattern, "middle")) {
         /* [8, n / 2048, 256]: 8 independent groups of 256-wide columns, a batch x sequence x
@@ -193,12 +193,18 @@ static void add_copy(case_list *l, dmlcpu_data_type t, copy_kind k, uint64_t byt
                  {"slice", "step2"},
                  {"slice", "reverse"},
                  {"slice_grad", "step2"},
-                 {"identity", "transpose"}};
+                 {"identity", "transpose"},
+                 {"identity", "odd"}};
     bench_case *c = push(l);
     size_t e = dtype_size(t);
     uint64_t n = bytes / e;
     uint32_t r, cols;
     square_2d(n, &r, &cols);
+    if (k == COPY_TRANSPOSE_ODD) { /* [R - 1, C + 1]: no row starts where the previous did */
+        r -= 1;
+        cols += 1;
+        n = (uint64_t)r * cols;
+    }
     c->op = names[k].op;
     c->family = "copy";
     c->pattern = names[k].pattern;
@@ -208,7 +214,8 @@ static void add_copy(case_list *l, dmlcpu_data_type t, copy_kind k, uint64_t byt
     c->function = -1;
     c->copy = k;
     c->rank = c->out_rank = 2;
-    c->bytes = bytes;
+    c->bytes = n * e;
+    c->size_bytes = bytes;
     c->elements = n;
     /* The output is [r, cols] (bytes) except for SPLIT (4 parts) and IDENTITY ([cols, r]). */
     uint32_t in0 = r, in1 = cols;
@@ -217,8 +224,9 @@ static void add_copy(case_list *l, dmlcpu_data_type t, copy_kind k, uint64_t byt
     if (k == COPY_SLICE_GRAD) in1 = cols / 2;
     c->shape[0] = in0;
     c->shape[1] = in1;
-    c->out_shape[0] = k == COPY_TRANSPOSE ? cols : r;
-    c->out_shape[1] = k == COPY_TRANSPOSE ? r : cols;
+    const int transpose = k == COPY_TRANSPOSE || k == COPY_TRANSPOSE_ODD;
+    c->out_shape[0] = transpose ? cols : r;
+    c->out_shape[1] = transpose ? r : cols;
     c->pool_bytes = (uint64_t)in0 * in1 * e;
 }
 
@@ -300,7 +308,7 @@ size_t cases_build(bench_case **cases, size_t count)
         /* Copies depend on the element size only: one type per size. */
         if (t == DMLCPU_DATA_TYPE_FLOAT32 || t == DMLCPU_DATA_TYPE_FLOAT16 ||
             t == DMLCPU_DATA_TYPE_FLOAT64 || t == DMLCPU_DATA_TYPE_UINT8)
-            for (int k = COPY_JOIN; k <= COPY_TRANSPOSE; k++)
+            for (int k = COPY_JOIN; k <= COPY_TRANSPOSE_ODD; k++)
                 for (int s = 0; s < 2; s++) add_copy(&l, t, (copy_kind)k, sizes[s]);
         if (t == DMLCPU_DATA_TYPE_FLOAT32) {
             add_tiny(&l, DMLCPU_REDUCE_FUNCTION_SUM, 3, 3, "3x3");

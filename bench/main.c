@@ -294,7 +294,7 @@ static void finish_config(const exec_ctx *x, int rc, const ceiling_result *ceil,
     }
     r->gbps = (double)c->bytes / r->t.median * 1e-9;
     r->eps = (double)c->elements / r->t.median;
-    const ceiling_result *cr = find_ceiling(ceil, n_ceil, c->ceiling, c->bytes, r->threads);
+    const ceiling_result *cr = find_ceiling(ceil, n_ceil, c->ceiling, c->size_bytes, r->threads);
     if (cr && cr->gbps > 0) {
         r->ceiling_gbps = cr->gbps;
         r->fraction = r->gbps / cr->gbps;
@@ -427,8 +427,8 @@ static ceiling_result *measure_ceilings(const options *o, const bench_case *case
     for (size_t i = 0; i < n; i++) {
         if (cases[i].ceiling == CEIL_NONE) continue;
         int dup = 0;
-        for (int j = 0; j < n_sizes; j++) dup |= sizes[j] == cases[i].bytes;
-        if (!dup && n_sizes < 8) sizes[n_sizes++] = cases[i].bytes;
+        for (int j = 0; j < n_sizes; j++) dup |= sizes[j] == cases[i].size_bytes;
+        if (!dup && n_sizes < 8) sizes[n_sizes++] = cases[i].size_bytes;
     }
     for (int a = 0; a < n_sizes; a++)
         for (int b = a + 1; b < n_sizes; b++)

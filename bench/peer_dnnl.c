@@ -201,7 +201,8 @@ static int setup_copy(peer_run *r, const bench_case *c, dnnl_data_type_t dt, uns
         r->zero_bytes = (size_t)(rows * cols) * e;
         return add_reorder(r, &smd, src, &dmd, dst);
     }
-    case COPY_TRANSPOSE: {
+    case COPY_TRANSPOSE:
+    case COPY_TRANSPOSE_ODD: {
         int64_t in0 = c->shape[0], in1 = c->shape[1];
         if (!strided_md(&smd, in0, in1, in1, 1, dt) || !strided_md(&dmd, in0, in1, 1, in0, dt))
             return 0;

@@ -119,6 +119,7 @@ dmlcpu_status case_prepare_pool(const bench_case *c, uint32_t max_threads,
         desc = (dmlcpu_operator_desc){DMLCPU_OPERATOR_SLICE_GRAD, &grad};
         break;
     case COPY_TRANSPOSE:
+    case COPY_TRANSPOSE_ODD:
         /* The output is the packed [cols_in, rows_in] tensor, described with the input's sizes
          * and transposed strides. */
         out_strides[0] = 1;

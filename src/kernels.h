@@ -235,6 +235,11 @@ typedef struct {
      * DMLCPU_STREAM_MIN_BYTES (from the same table as transpose[]) */
     transpose_fn transpose_stream[4];
     bool transpose_narrow; /* transpose[] and transpose_stream[] take narrow tiles (above) */
+    /* transpose_stream[] of 4- and 8-byte elements writes whole lines at any alignment, its
+     * tiles meeting at the rows' line boundaries (transpose_fn): where the destination rows are
+     * not a multiple of 64 bytes apart, copy.c gives those tiles twice the edge along the
+     * destination rows, up to 2 * DMLCPU_TILE_EDGE_*. */
+    bool transpose_stream_lines;
     /* with copy_stream or transpose_stream: orders their non-temporal stores before whatever
      * the thread stores next. The stream kernels leave it to copy.c, which calls it once at the
      * end of each task: a fence after every 1 KiB run made a UINT8 JOIN of four [4096, 1024]

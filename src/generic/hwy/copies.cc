@@ -976,11 +976,10 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
         }
     }
     if constexpr (STREAM && sizeof(T) >= 4) {
-        // all tiles of the copy: the rows' elements are aligned in all or in none
-        if ((uintptr_t)d % sizeof(T) == 0) {
-            TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
-            return;
-        }
+        // every tile of the copy (they meet at line boundaries), also those of twice the edge
+        // (transpose_stream_lines); execute checks that buffers are aligned to the element size
+        TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
+        return;
     }
     if constexpr (STREAM && sizeof(T) == 2) {
         // FLOAT16 (32 x 32 blocks fill the registers, no room for a carry):
@@ -1088,6 +1087,9 @@ void FillCopies(kernel_table *t)
     t->transpose_stream[2] = TransposeTile<uint32_t, DMLCPU_TILE_EDGE_X32, true>;
     t->transpose_stream[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64, true>;
     t->transpose_narrow = true;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    t->transpose_stream_lines = true; // TransposeShifted
+#endif
     t->stream_fence = StreamFence;
 #endif
 }
