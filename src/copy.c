@@ -303,8 +303,11 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es, bool streams)
         for (int i = 0; i < j->dims.count; i++)
             bytes *= j->dims.size[i];
         uint64_t n = parallel ? bytes / DMLCPU_TILE_MIN_BYTES : 1;
-        if (n > 4 * (uint64_t)threads)
-            n = 4 * (uint64_t)threads;
+        /* tiles whose rows end in partial lines (kernels.h, transpose_stream_lines) gather them
+         * in a tensor's first and last bands, which take longer: more tasks to balance them */
+        const uint64_t per_thread = j->tile_step != j->tile ? 8 : 4;
+        if (n > per_thread * (uint64_t)threads)
+            n = per_thread * (uint64_t)threads;
         if (n < 1)
             n = 1;
         /* fewer rows than tasks: cut each row into pieces */
