@@ -211,7 +211,7 @@ static void widen_tiles(copy_job *j, size_t es)
 {
     const copy_dims *d = &j->dims;
     const int in = d->count - 1, b = in - 1;
-    if (!j->tile || j->tile == DMLCPU_TILE_NARROW || es < 4)
+    if (!j->tile || j->tile == DMLCPU_TILE_NARROW || es < 2)
         return;
     const bool src_rows = tile_src_rows(d);
     /* the kernel's destination rows: along the innermost dim of a transposed input (its tiles

@@ -593,7 +593,9 @@ HWY_INLINE void TransposeLineBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY
 template <typename T>
 HWY_INLINE __m512i Concat2(__m512i a, __m512i from, __m512i b)
 {
-    if constexpr (sizeof(T) == 4)
+    if constexpr (sizeof(T) == 2)
+        return _mm512_permutex2var_epi16(a, from, b);
+    else if constexpr (sizeof(T) == 4)
         return _mm512_permutex2var_epi32(a, from, b);
     else
         return _mm512_permutex2var_epi64(a, from, b);
@@ -616,7 +618,7 @@ HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_
     return {off, -back, after ? n - (n + off) % L : n};
 }
 
-// STREAM transposes of 4- and 8-byte elements on AVX3 (transpose_fn, dst[r * dr + c] =
+// STREAM transposes of 2- to 8-byte elements on AVX3 (transpose_fn, dst[r * dr + c] =
 // src[c * sc + r]): every destination line is written whole, with one non-temporal store, at any
 // alignment of the rows. The tiles of a row meet at its line boundaries, not at their nominal
 // columns: a tile writes the lines of each row that end within its columns (from the line
@@ -629,7 +631,12 @@ HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_
 // registers. The last group overlaps the one before when nr is not a multiple of L (the same
 // values again); tiles of fewer than L rows go element by element, by the same rule.
 // Rows that all start on lines take no carry, and go a block's L source columns at a time down
-// the tile's rows, as the former line blocks did.
+// the tile's rows, as the line blocks before did (TransposeLineBlock, which FLOAT16 keeps there:
+// its 32 vectors a block fill the registers). Those blocks, against the buffer, on the bench's
+// transposes at 1 thread on a Zen 5, five alternated runs (medians): FLOAT32 64 MiB 6.39 -> 4.71
+// ms (44 -> 63% of memcpy), FLOAT64 5.85 -> 3.72 ms (49 -> 77%), FLOAT16 5.89 -> 5.36 ms (49 ->
+// 54%); in cache (512 KiB) the buffer stays, the copy of the tiles' lines alone taking 8.5 us
+// for FLOAT32 against 12.5 for the transpose.
 // Before, tiles whose destination rows did not start on lines went through a buffer, each row's
 // partial lines at the tile's columns written by ordinary stores (a line written half by one
 // band of tiles and half by the next, each time read from memory first). One process, both
@@ -637,12 +644,14 @@ HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_
 // 4100 x 4100 9.4-9.6 -> 5.0-5.1 ms, 4097 x 4097 1.84x, 3000 x 5000 1.62-1.65x, 2050 x 8200
 // 1.97-1.98x (2 threads: 4100 x 4100 1.62x); 8-byte elements 4100 x 4100 1.84-1.88x, 4097 x 4097
 // 1.85-1.94x, 2050 x 8200 2.06-2.17x; rows on lines (the former line blocks) 4096 x 4096
-// 1.08-1.14x, 4160 x 4160 0.96-1.06x.
+// 1.08-1.14x, 4160 x 4160 0.96-1.06x. FLOAT16 (carry spilled: 64 vectors), with the wider
+// tiles of copy.c: 4100 x 4100 1.29-1.30x, 3001 x 2999 1.43-1.47x, 2050 x 8200 1.46-1.53x,
+// 4095 x 8193 1.22-1.28x (2 threads 1.21x); 4096 x 4096 0.95-0.99x, 4096 x 8192 0.95-1.02x.
 template <typename T>
 HWY_INLINE void TransposeShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
                                  ptrdiff_t sc, size_t nr, size_t nc, size_t before, size_t after)
 {
-    static_assert(sizeof(T) >= 4, "2-byte lanes would need 32 registers a block");
+    static_assert(sizeof(T) >= 2, "1-byte elements take the byte blocks");
     const hn::FixedTag<T, 64 / sizeof(T)> dt;
     using V = hn::Vec<decltype(dt)>;
     constexpr size_t L = 64 / sizeof(T);
@@ -663,6 +672,13 @@ HWY_INLINE void TransposeShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_R
         for (ptrdiff_t c0 = 0; c0 < hi; c0 += SL) {
             for (size_t g = 0; g < nr; g += L) {
                 const size_t j0 = g + L <= nr ? g : nr - L;
+                if (sizeof(T) == 2 && c0 + SL <= hi) { // 32 vectors a block: no room for more
+                    for (size_t k = 0; k < L; k++) // the next tile's lines, into L2
+                        __builtin_prefetch(s + (c0 + (ptrdiff_t)k) * sc + j0 + nr, 0, 2);
+                    TransposeLineBlock<T>(d + (ptrdiff_t)j0 * dr + c0, dr,
+                                          s + c0 * sc + (ptrdiff_t)j0, sc);
+                    continue;
+                }
                 V v[L];
                 if (c0 + SL <= n) {
 #pragma GCC unroll 16
@@ -975,41 +991,11 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
             return;
         }
     }
-    if constexpr (STREAM && sizeof(T) >= 4) {
+    if constexpr (STREAM && sizeof(T) >= 2) {
         // every tile of the copy (they meet at line boundaries), also those of twice the edge
         // (transpose_stream_lines); execute checks that buffers are aligned to the element size
         TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
         return;
-    }
-    if constexpr (STREAM && sizeof(T) == 2) {
-        // FLOAT16 (32 x 32 blocks fill the registers, no room for a carry):
-        // blocks of 64-byte rows straight to the destination when its rows start on lines and
-        // the tile's columns are whole blocks, a whole line per store; meanwhile the next tile's
-        // source lines (this tile's columns, the nr elements after its rows) go to L2. The
-        // bench's transposes at 1 thread on a Zen 5, five alternated runs (medians), when these
-        // blocks also took 4- and 8-byte tiles: FLOAT32
-        // 64 MiB 6.39 -> 4.71 ms (44 -> 63% of memcpy), FLOAT64 5.85 -> 3.72 ms (49 -> 77%),
-        // FLOAT16 5.89 -> 5.36 ms (49 -> 54%). Blocks of 64-byte rows into the buffer instead
-        // were no faster, at 512 KiB 3-15% slower for FLOAT16 and UINT8 (64 x 16 blocks); there
-        // the ordinary path stays: a copy of the tiles' lines alone, no shuffle, took 8.5 us for
-        // the 512 KiB FLOAT32 case against 12.5 for the transpose.
-        constexpr size_t L = 64 / sizeof(T); // the block's side
-        if (nc % L == 0 && nr >= L && ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0) {
-            for (size_t c0 = 0; c0 < nc; c0 += L) {
-                for (size_t r0 = 0; r0 + L <= nr; r0 += L) {
-                    for (size_t j = 0; j < L; j++) {
-                        const T *next = s + (ptrdiff_t)(c0 + j) * sc + r0 + nr;
-                        __builtin_prefetch(reinterpret_cast<const char *>(next), 0, 2);
-                    }
-                    TransposeLineBlock<T>(d + (ptrdiff_t)r0 * dr + c0, dr,
-                                         s + (ptrdiff_t)c0 * sc + r0, sc);
-                }
-                if (nr % L) // the last rows, overlapping the block above (whole lines again)
-                    TransposeLineBlock<T>(d + (ptrdiff_t)(nr - L) * dr + c0, dr,
-                                         s + (ptrdiff_t)c0 * sc + nr - L, sc);
-            }
-            return;
-        }
     }
 #endif
     const size_t op = nc + PAD; // pitch
