@@ -185,16 +185,21 @@ static bool plan_tile(copy_job *j, size_t es, bool narrow)
     return false;
 }
 
+/* The elements a job copies. */
+static uint64_t job_elements(const copy_job *j)
+{
+    uint64_t e = 1;
+    for (int i = 0; i < j->dims.count; i++)
+        e *= j->dims.size[i];
+    return e;
+}
+
 /* The bytes a copy's jobs move. */
 static uint64_t copy_bytes(const copy_plan *p, size_t es)
 {
     uint64_t total = 0;
-    for (uint32_t k = 0; k < p->job_count; k++) {
-        uint64_t e = es;
-        for (int i = 0; i < p->jobs[k].dims.count; i++)
-            e *= p->jobs[k].dims.size[i];
-        total += e;
-    }
+    for (uint32_t k = 0; k < p->job_count; k++)
+        total += job_elements(&p->jobs[k]) * es;
     return total;
 }
 
@@ -263,9 +268,7 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es, bool streams)
     uint64_t total = 0;
     for (uint32_t k = 0; k < p->job_count; k++) {
         copy_job *j = &p->jobs[k];
-        uint64_t e = 1;
-        for (int i = 0; i < j->dims.count; i++)
-            e *= j->dims.size[i];
+        const uint64_t e = job_elements(j);
         j->rows = j->dims.count ? e / j->dims.size[j->dims.count - 1] : 1;
         if (j->tile) /* (outer row, band) */
             j->rows = j->rows / j->dims.size[j->dims.count - 2] * j->bands;
@@ -299,10 +302,7 @@ static dmlcpu_status plan_tasks(dmlcpu_operator *op, size_t es, bool streams)
     uint64_t tasks = 0, want[256];
     for (uint32_t k = 0; k < p->job_count; k++) {
         copy_job *j = &p->jobs[k];
-        uint64_t bytes = es;
-        for (int i = 0; i < j->dims.count; i++)
-            bytes *= j->dims.size[i];
-        uint64_t n = parallel ? bytes / DMLCPU_TILE_MIN_BYTES : 1;
+        uint64_t n = parallel ? job_elements(j) * es / DMLCPU_TILE_MIN_BYTES : 1;
         /* tiles whose rows end in partial lines (kernels.h, transpose_stream_lines) gather them
          * in a tensor's first and last bands, which take longer: more tasks to balance them */
         const uint64_t per_thread = j->tile_step != j->tile ? 8 : 4;
