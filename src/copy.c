@@ -210,13 +210,14 @@ static uint64_t copy_bytes(const copy_plan *p, size_t es)
  * a quarter more with 64 columns (FLOAT32), an eighth with 128. One process alternating both,
  * both orders, medians of 11, Zen 5, 1 thread: FLOAT32 transposed 4100 x 4100 1.20-1.32x,
  * 4097 x 4097 1.18-1.30x, 3000 x 5000 1.22-1.31x, 8-byte 4100 x 4100 1.23-1.25x, 2050 x 8200
- * 1.23-1.27x. Tiles of 128 x 128 where the rows are on lines (no such block there) took
+ * 1.23-1.27x; UINT8 (tiles of 256 x 512) 4100 x 4100 1.11x, 4097 x 4097 1.08-1.10x,
+ * 3000 x 6000 1.08-1.14x (medians of 9). Tiles of 128 x 128 where the rows are on lines (no such block there) took
  * 0.84-0.91x the time of 64 x 64: those keep their tiles. */
 static void widen_tiles(copy_job *j, size_t es)
 {
     const copy_dims *d = &j->dims;
     const int in = d->count - 1, b = in - 1;
-    if (!j->tile || j->tile == DMLCPU_TILE_NARROW || es < 2)
+    if (!j->tile || j->tile == DMLCPU_TILE_NARROW)
         return;
     const bool src_rows = tile_src_rows(d);
     /* the kernel's destination rows: along the innermost dim of a transposed input (its tiles

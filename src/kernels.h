@@ -185,9 +185,9 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
  * The tile's destination rows are pieces of longer rows: `before` elements of each row precede
  * the tile (columns -before .. -1, source columns before src) and `after` follow it. A kernel
  * may move the tile's boundaries within each row to that row's 64-byte lines, as long as every
- * kernel of the table and element size does the same (transpose_stream of AVX3, 2- to 8-byte
- * elements, in generic/hwy/copies.cc: each tile writes the lines that end within it; the
- * rows' ends stay where they are): the tiles of a row then still write each element once. */
+ * kernel of the table and element size does the same (transpose_stream of AVX3, every element
+ * size, in generic/hwy/copies.cc: each tile writes the lines that end within it; the rows'
+ * ends stay where they are): the tiles of a row then still write each element once. */
 typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *src,
                              ptrdiff_t src_col_stride, size_t nr, size_t nc, size_t before,
                              size_t after);
@@ -235,8 +235,8 @@ typedef struct {
      * DMLCPU_STREAM_MIN_BYTES (from the same table as transpose[]) */
     transpose_fn transpose_stream[4];
     bool transpose_narrow; /* transpose[] and transpose_stream[] take narrow tiles (above) */
-    /* transpose_stream[] of 2- to 8-byte elements writes whole lines at any alignment, its
-     * tiles meeting at the rows' line boundaries (transpose_fn): where the destination rows are
+    /* transpose_stream[] writes whole lines at any alignment, its tiles meeting at the rows'
+     * line boundaries (transpose_fn): where the destination rows are
      * not a multiple of 64 bytes apart, copy.c gives those tiles twice the edge along the
      * destination rows, up to 2 * DMLCPU_TILE_EDGE_*. */
     bool transpose_stream_lines;

@@ -556,6 +556,25 @@ ParameterizedTest(copy_param *p, copy, transpose)
         case_transpose(&r, type, slice, (17u << 20) / ref_type_size(type), 1);
 }
 
+/* IDENTITY of a packed [rows, other] into a column-major output, then of a column-major input
+ * of [other, rows] into a packed output: either way the output's rows hold `rows` elements. */
+static void transpose_both_ways(tu_rng *r, dmlcpu_data_type type, uint32_t rows, uint32_t other)
+{
+    for (int way = 0; way < 2; way++) {
+        const uint32_t sizes[2] = {way ? other : rows, way ? rows : other};
+        tensor_buf x[2]; /* input, output */
+        for (int k = 0; k < 2; k++) {
+            tb_make_perm(r, &x[k], type, 2, sizes, k == 0, TU_LAYOUT_PACKED_EXPLICIT, NULL);
+            if (k != way) { /* column-major: the same bytes, the strides swapped (no gaps) */
+                x[k].t.strides[0] = 1;
+                x[k].t.strides[1] = sizes[0];
+                x[k].desc = tu_desc(&x[k].t);
+            }
+        }
+        run_identity(r, &x[0], &x[1]);
+    }
+}
+
 /* IDENTITY transposes above DMLCPU_STREAM_MIN_BYTES whose destination rows start on 64-byte
  * lines (their length a multiple of 64 bytes, buffers starting on a line): AVX3 writes the tiles
  * of 2- to 8-byte elements in blocks of 64-byte rows straight to the destination. The other
@@ -573,21 +592,7 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
     const uint32_t rows = 2048 + line * tu_below(&r, 8); /* destination rows: whole lines */
     const uint32_t other = ((17u << 20) / es / rows) / edge * edge + line + 3;
     exact_buffers = 1;
-    for (int way = 0; way < 2; way++) {
-        /* way 0: packed [rows, other] into a column-major output; 1: a column-major input of
-         * [other, rows] into packed: either way the output's rows hold `rows` elements */
-        const uint32_t sizes[2] = {way ? other : rows, way ? rows : other};
-        tensor_buf x[2]; /* input, output */
-        for (int k = 0; k < 2; k++) {
-            tb_make_perm(&r, &x[k], type, 2, sizes, k == 0, TU_LAYOUT_PACKED_EXPLICIT, NULL);
-            if (k != way) { /* column-major: the same bytes, the strides swapped (no gaps) */
-                x[k].t.strides[0] = 1;
-                x[k].t.strides[1] = sizes[0];
-                x[k].desc = tu_desc(&x[k].t);
-            }
-        }
-        run_identity(&r, &x[0], &x[1]);
-    }
+    transpose_both_ways(&r, type, rows, other);
     /* way 2: the output's columns padded to whole lines, so that its rows start on lines but
      * end 3 elements before the next (the tiles that end a row end with a part of a line) */
     const uint32_t sizes[2] = {rows - 3, other};
@@ -607,6 +612,25 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
     memcpy(x[1].copy, x[1].data, x[1].bytes);
     run_identity(&r, &x[0], &x[1]);
     exact_buffers = 0;
+}
+
+/* IDENTITY transposes above DMLCPU_STREAM_MIN_BYTES whose destination rows are not on 64-byte
+ * lines (an odd number of elements each), so that AVX3's tiles meet at the rows' line
+ * boundaries, and whose number of rows is 5 past a multiple of 256: the last tiles of each
+ * band hold fewer rows than a block (those go element by element by the same rule). A packed
+ * input into a transposed output and a transposed input into a packed output, at random
+ * thread counts. */
+ParameterizedTestParameters(copy, odd_transpose) { return identity_per_element_size(); }
+
+ParameterizedTest(copy_param *p, copy, odd_transpose)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.odd_transpose", (uint64_t)p->type, 0);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    const uint32_t es = (uint32_t)ref_type_size(type);
+    const uint32_t rows = 2 * (1000 + tu_below(&r, 1000)) + 1; /* the output rows' length */
+    const uint32_t other = ((17u << 20) / es / rows) / 256 * 256 + 5; /* their number */
+    transpose_both_ways(&r, type, rows, other);
 }
 
 /* ---- narrow transposes --------------------------------------------------------------------- */
