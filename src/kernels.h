@@ -197,8 +197,12 @@ typedef void (*transpose_fn)(char *dst, ptrdiff_t dst_row_stride, const char *sr
  * copy_stream): copies larger than the caches, whose destination lines would otherwise be read
  * before they are written. A 4096 x 4096 FLOAT32 transpose (AVX2, the same tile code with and
  * without, four runs) took 7-29% less time with them, a 512 KiB one 10-15% more; SLICE with a
- * step of 2 into a 4096 x 4096 FLOAT32 output 14-16% less (whole processes, 7 pairs). */
-#define DMLCPU_STREAM_MIN_BYTES ((uint64_t)16 << 20)
+ * step of 2 into a 4096 x 4096 FLOAT32 output 14-16% less (whole processes, 7 pairs).
+ * 12 MiB, not 16: the bench's copies at 12 MiB (Zen 5, 32 MiB of L3, 1 thread, alternated
+ * three times, streamed / not) took 1.13-1.37x less time for step 2, 1.22-1.52x reversed,
+ * 1.26-1.50x JOIN and SPLIT, 1.34-2.9x transposes, 0.93-0.98x SLICE of whole rows (one block,
+ * which memcpy copies); at 8 MiB JOIN, SPLIT, reversed and whole rows took 0.70-0.91x. */
+#define DMLCPU_STREAM_MIN_BYTES ((uint64_t)12 << 20)
 
 /* Writes 2 * count - 1 + tail elements: dst[2i] = src[i * src_stride] for i < count, zeros
  * between and `tail` zeros after (SLICE_GRAD with a window step of 2, to the row's end). */

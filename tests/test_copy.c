@@ -265,7 +265,7 @@ static void case_split_join(tu_rng *r, dmlcpu_data_type type, uint32_t rank, uin
         tb_free(&parts[k]);
 }
 
-/* JOIN and SPLIT along the last dim of packed [rows, sum of widths] tensors of more than 16 MiB:
+/* JOIN and SPLIT along the last dim of packed [rows, sum of widths] tensors of more than 17 MiB:
  * contiguous runs of a KiB or more are written with non-temporal stores where the level has them
  * (one fence per task), and on one thread the parts go in lockstep, row range by row range. The
  * parts' widths put their rows at every alignment; UINT8 has a part below a KiB (ordinary
@@ -550,7 +550,7 @@ ParameterizedTest(copy_param *p, copy, transpose)
     for (int k = 0; k < 6; k++)
         if (!reduced || k == 0 || k == 2 || k == 3)
             case_transpose(&r, type, slice, k < 3 ? 40000 : large, 0);
-    /* two above DMLCPU_STREAM_MIN_BYTES (16 MiB), whose tiles are written with non-temporal
+    /* two above DMLCPU_STREAM_MIN_BYTES (12 MiB), whose tiles are written with non-temporal
      * stores where the level has them: destination rows at every alignment */
     for (int k = 0; k < (slice ? 0 : 2); k++)
         case_transpose(&r, type, slice, (17u << 20) / ref_type_size(type), 1);
@@ -656,7 +656,7 @@ ParameterizedTestParameters(copy, narrow_transpose) { return identity_per_elemen
 
 /* Every k from 1 to 5 both ways: lengths around a vector (1 to 65 and 129 elements: a vector
  * has up to 64), a long odd one, several images a batch; then k = 3 both ways above
- * DMLCPU_STREAM_MIN_BYTES (16 MiB), whose tiles stream where the level has streaming kernels. */
+ * DMLCPU_STREAM_MIN_BYTES (12 MiB), whose tiles stream where the level has streaming kernels. */
 ParameterizedTest(copy_param *p, copy, narrow_transpose)
 {
     tu_rng r;
@@ -677,7 +677,7 @@ ParameterizedTest(copy_param *p, copy, narrow_transpose)
 /* ---- strided runs above DMLCPU_STREAM_MIN_BYTES ------------------------------------------ */
 
 /* SLICE of a 2-D packed tensor with a window step of -1, 2, 3 or 4 on its last dim and an output
- * of more than 16 MiB: the levels that have them write these runs with non-temporal stores from
+ * of more than 17 MiB: the levels that have them write these runs with non-temporal stores from
  * the destination's first vector-aligned element on. Rows of an odd length start at every
  * alignment; long rows (thousands of elements) take the streaming stores, short ones (61
  * elements, below a KiB) the ordinary ones in the same copy. */
