@@ -203,17 +203,19 @@ static uint64_t copy_bytes(const copy_plan *p, size_t es)
     return total;
 }
 
-/* A stream transpose whose destination rows are not a multiple of 64 bytes apart, by a kernel
- * that writes whole lines at any alignment (kernels.h, transpose_stream_lines): its tiles take
- * twice the edge along the destination rows. Such a kernel transposes one block more than the
- * tile's columns hold, from before the tile (the line that starts there belongs to the tile):
- * a quarter more with 64 columns (FLOAT32), an eighth with 128. One process alternating both,
- * both orders, medians of 11, Zen 5, 1 thread: FLOAT32 transposed 4100 x 4100 1.20-1.32x,
- * 4097 x 4097 1.18-1.30x, 3000 x 5000 1.22-1.31x, 8-byte 4100 x 4100 1.23-1.25x, 2050 x 8200
- * 1.23-1.27x; UINT8 (tiles of 256 x 512) 4100 x 4100 1.11x, 4097 x 4097 1.08-1.10x,
- * 3000 x 6000 1.08-1.14x (medians of 9). Tiles of 128 x 128 where the rows are on lines (no such block there) took
- * 0.84-0.91x the time of 64 x 64: those keep their tiles. */
-static void widen_tiles(copy_job *j, size_t es)
+/* The tiles of a stream transpose by a kernel that writes whole lines at any alignment
+ * (kernels.h, transpose_stream_lines). Where the destination rows are not a multiple of 64
+ * bytes apart, they span DMLCPU_TILE_WIDE_BYTES along the destination rows (twice the edge):
+ * such a kernel transposes one block more than the tile's columns hold, from before the tile
+ * (the line that starts there belongs to the tile): a quarter more with 64 columns (FLOAT32),
+ * an eighth with 128. One process alternating both, both orders, medians of 11, Zen 5,
+ * 1 thread: FLOAT32 transposed 4100 x 4100 1.20-1.32x, 4097 x 4097 1.18-1.30x, 3000 x 5000
+ * 1.22-1.31x, 8-byte 4100 x 4100 1.23-1.25x, 2050 x 8200 1.23-1.27x; UINT8 (tiles of 256 x
+ * 512) 4100 x 4100 1.11x, 4097 x 4097 1.08-1.10x, 3000 x 6000 1.08-1.14x (medians of 9).
+ * Where the rows are on lines (no such block), tiles of 128 x 128 took 0.84-0.91x the time of
+ * 64 x 64, and FLOAT16 ones of 64 x 64 (DMLCPU_TILE_LINES_X16) 1.10-1.26x less than 128 x 128
+ * (4096 x 8192 and back); smaller tiles of the other sizes took 0.84-0.93x. */
+static void stream_tiles(copy_job *j, size_t es)
 {
     const copy_dims *d = &j->dims;
     const int in = d->count - 1, b = in - 1;
@@ -225,14 +227,15 @@ static void widen_tiles(copy_job *j, size_t es)
     const ptrdiff_t pitch = src_rows ? d->dst[b] : d->dst[in];
     if (src_rows ? !(d->src[b] == 1 && d->dst[in] == 1) : !(d->src[in] == 1 && d->dst[b] == 1))
         return; /* not the table's transpose (tile_piece) */
-    if ((uint64_t)(pitch < 0 ? -pitch : pitch) * es % 64 == 0)
-        return;
-    if (src_rows) {
-        j->tile_step = 2 * j->tile;
+    if ((uint64_t)(pitch < 0 ? -pitch : pitch) * es % 64 == 0) {
+        if (es == 2)
+            j->tile = j->tile_step = DMLCPU_TILE_LINES_X16;
+    } else if (src_rows) {
+        j->tile_step = DMLCPU_TILE_WIDE_BYTES / (uint32_t)es;
     } else {
-        j->tile *= 2;
-        j->bands = (d->size[b] + j->tile - 1) / j->tile;
+        j->tile = DMLCPU_TILE_WIDE_BYTES / (uint32_t)es;
     }
+    j->bands = (d->size[b] + j->tile - 1) / j->tile;
 }
 
 /* Parallel JOIN or SPLIT along an inner axis, where the parts' rows interleave in the joined
@@ -441,7 +444,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             op->isa = transpose_isa; /* the level of the kernel doing the work */
     if (transpose_stream && transpose_lines && copy_bytes(p, es) >= DMLCPU_STREAM_MIN_BYTES)
         for (uint32_t k = 0; k < p->job_count; k++)
-            widen_tiles(&p->jobs[k], es);
+            stream_tiles(&p->jobs[k], es);
     dmlcpu_status st = plan_tasks(op, es, copy_stream != NULL);
     if (p->bytes >= DMLCPU_STREAM_MIN_BYTES) { /* larger than the caches: see kernels.h */
         if (transpose_stream) {

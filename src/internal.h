@@ -63,7 +63,7 @@ typedef struct {
     /* COPY, tiled (a transpose): 0, or the tile edge in elements. dims[count - 2] is then
      * unit-stride on the side where the innermost dim is not; it is walked in bands of this
      * many, each band's part of the innermost dim in tiles of `tile_step` elements (as many, or
-     * twice as many: kernels.h, transpose_stream_lines). */
+     * DMLCPU_TILE_WIDE_BYTES: kernels.h, transpose_stream_lines). */
     uint32_t tile, tile_step;
     uint64_t bands;             /* tiled: bands of dims[count - 2] */
     uint64_t rows;              /* positions of the outer dims (tiled: times bands) */

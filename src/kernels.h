@@ -175,6 +175,11 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
 #define DMLCPU_TILE_EDGE_X32 64
 #define DMLCPU_TILE_EDGE_X64 32
 #define DMLCPU_TILE_NARROW 4096
+/* The tiles of a table's stream transposes that meet at line boundaries (copy.c, stream_tiles):
+ * where the destination rows are not a multiple of 64 bytes apart, this many bytes along them;
+ * where they are, FLOAT16 tiles of DMLCPU_TILE_LINES_X16. */
+#define DMLCPU_TILE_WIDE_BYTES 512
+#define DMLCPU_TILE_LINES_X16 64
 
 /* Copies an nr x nc tile (at most DMLCPU_TILE_EDGE_* on each side) whose source columns and destination rows are contiguous:
  * dst[r * dst_row_stride + c] = src[c * src_col_stride + r] (strides in elements). A table
@@ -240,9 +245,8 @@ typedef struct {
     transpose_fn transpose_stream[4];
     bool transpose_narrow; /* transpose[] and transpose_stream[] take narrow tiles (above) */
     /* transpose_stream[] writes whole lines at any alignment, its tiles meeting at the rows'
-     * line boundaries (transpose_fn): where the destination rows are
-     * not a multiple of 64 bytes apart, copy.c gives those tiles twice the edge along the
-     * destination rows, up to 2 * DMLCPU_TILE_EDGE_*. */
+     * line boundaries (transpose_fn): where the destination rows are not a multiple of 64
+     * bytes apart, copy.c gives those tiles DMLCPU_TILE_WIDE_BYTES along the destination rows. */
     bool transpose_stream_lines;
     /* with copy_stream or transpose_stream: orders their non-temporal stores before whatever
      * the thread stores next. The stream kernels leave it to copy.c, which calls it once at the
