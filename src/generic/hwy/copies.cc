@@ -634,12 +634,14 @@ HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_
 // columns: a tile writes the lines of each row that end within its columns (from the line
 // boundary at or before its column 0, reading up to L - 1 source columns before the tile, to the
 // last boundary at or before column nc), and only at the row's ends (before == 0, after == 0)
-// partial lines, with masked ordinary stores (ShiftedRow). Groups of L = 64 / sizeof(T) rows go
-// through the tile's columns a block of L source columns at a time (TransposeLines); the line of
+// partial lines, with masked ordinary stores (ShiftedRow). 4- and 8-byte elements: groups of
+// L = 64 / sizeof(T) rows go through the tile's columns a block of L source columns at a time
+// (TransposeLines); the line of
 // row q that starts `off` elements before block t is the last `off` lanes of row q of block t - 1
 // followed by the first L - off of block t (Concat2), so the previous block's rows stay in
 // registers. The last group overlaps the one before when nr is not a multiple of L (the same
-// values again); tiles of fewer than L rows go element by element, by the same rule.
+// values again); tiles of fewer than L rows go element by element, by the same rule. (FLOAT16
+// rows not on lines take TransposeRowsShifted, which carries the block in memory.)
 // Rows that all start on lines take no carry, and go a block's L source columns at a time down
 // the tile's rows, as the line blocks before did (TransposeLineBlock, which FLOAT16 keeps there:
 // its 32 vectors a block fill the registers). Those blocks, against the buffer, on the bench's
@@ -654,14 +656,14 @@ HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_
 // 4100 x 4100 9.4-9.6 -> 5.0-5.1 ms, 4097 x 4097 1.84x, 3000 x 5000 1.62-1.65x, 2050 x 8200
 // 1.97-1.98x (2 threads: 4100 x 4100 1.62x); 8-byte elements 4100 x 4100 1.84-1.88x, 4097 x 4097
 // 1.85-1.94x, 2050 x 8200 2.06-2.17x; rows on lines (the former line blocks) 4096 x 4096
-// 1.08-1.14x, 4160 x 4160 0.96-1.06x. FLOAT16 (carry spilled: 64 vectors), with the wider
+// 1.08-1.14x, 4160 x 4160 0.96-1.06x. FLOAT16 (its carry spilled: 64 vectors), with the wider
 // tiles of copy.c: 4100 x 4100 1.29-1.30x, 3001 x 2999 1.43-1.47x, 2050 x 8200 1.46-1.53x,
 // 4095 x 8193 1.22-1.28x (2 threads 1.21x); 4096 x 4096 0.95-0.99x, 4096 x 8192 0.95-1.02x.
 template <typename T>
 HWY_INLINE void TransposeShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
                                  ptrdiff_t sc, size_t nr, size_t nc, size_t before, size_t after)
 {
-    static_assert(sizeof(T) >= 2, "1-byte elements take TransposeByteShifted");
+    static_assert(sizeof(T) >= 2, "1-byte elements take TransposeRowsShifted");
     const hn::FixedTag<T, 64 / sizeof(T)> dt;
     using V = hn::Vec<decltype(dt)>;
     constexpr size_t L = 64 / sizeof(T);
@@ -717,82 +719,86 @@ HWY_INLINE void TransposeShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_R
         }
         return;
     }
-    // the source columns a block may read: from `back` before the tile to its last
-    const ptrdiff_t back = before < L ? (ptrdiff_t)before : SL;
-    using TI = hwy::MakeSigned<T>;
-    const hn::FixedTag<TI, L> di;
-    const auto lanes = hn::Iota(di, 0);
-    for (size_t g = 0; g < nr; g += L) {
-        const size_t j0 = g + L <= nr ? g : nr - L;
-        T *HWY_RESTRICT dg = d + (ptrdiff_t)j0 * dr;
-        const T *HWY_RESTRICT sg = s + (ptrdiff_t)j0;
-        ShiftedRow w[L];
-        __m512i from[L];
-        bool shifted = false;
-        ptrdiff_t tlast = 0; // the last block a row's last line takes
+    // rows not on lines: 2-byte elements take TransposeRowsShifted (from TransposeTile)
+    if constexpr (sizeof(T) >= 4) {
+        // the source columns a block may read: from `back` before the tile to its last
+        const ptrdiff_t back = before < L ? (ptrdiff_t)before : SL;
+        using TI = hwy::MakeSigned<T>;
+        const hn::FixedTag<TI, L> di;
+        const auto lanes = hn::Iota(di, 0);
+        for (size_t g = 0; g < nr; g += L) {
+            const size_t j0 = g + L <= nr ? g : nr - L;
+            T *HWY_RESTRICT dg = d + (ptrdiff_t)j0 * dr;
+            const T *HWY_RESTRICT sg = s + (ptrdiff_t)j0;
+            ShiftedRow w[L];
+            __m512i from[L];
+            bool shifted = false;
+            ptrdiff_t tlast = 0; // the last block a row's last line takes
 #pragma GCC unroll 16
-        for (size_t q = 0; q < L; q++) {
-            w[q] = ShiftedRowOf(dg + (ptrdiff_t)q * dr, nc, before, after);
-            from[q] = hn::Add(lanes, hn::Set(di, (TI)(SL - w[q].off))).raw;
-            shifted |= w[q].off != 0;
-            const ptrdiff_t t = (w[q].hi + w[q].off + SL - 1) / SL - 1;
-            tlast = t > tlast ? t : tlast;
-        }
-        V prev[L], v[L];
-#pragma GCC unroll 16
-        for (size_t q = 0; q < L; q++)
-            prev[q] = hn::Zero(dt);
-        // block t holds source columns t*L .. t*L + L; the line of row q that starts at column
-        // t*L - off is written after block t; block -1 only when some line starts before the tile
-        for (ptrdiff_t t = shifted && before ? -1 : 0; t <= tlast; t++) {
-            const ptrdiff_t c0 = t * SL;
-            if (c0 >= -back && c0 + SL <= n) {
-#pragma GCC unroll 16
-                for (size_t k = 0; k < L; k++) // the next tile's lines of these columns, into L2
-                    __builtin_prefetch(sg + (c0 + (ptrdiff_t)k) * sc + nr, 0, 2);
-#pragma GCC unroll 16
-                for (size_t k = 0; k < L; k++)
-                    v[k] = hn::LoadU(dt, sg + (c0 + (ptrdiff_t)k) * sc);
-            } else {
-                for (size_t k = 0; k < L; k++) {
-                    const ptrdiff_t c = c0 + (ptrdiff_t)k;
-                    v[k] = c >= -back && c < n ? hn::LoadU(dt, sg + c * sc) : hn::Zero(dt);
-                }
+            for (size_t q = 0; q < L; q++) {
+                w[q] = ShiftedRowOf(dg + (ptrdiff_t)q * dr, nc, before, after);
+                from[q] = hn::Add(lanes, hn::Set(di, (TI)(SL - w[q].off))).raw;
+                shifted |= w[q].off != 0;
+                const ptrdiff_t t = (w[q].hi + w[q].off + SL - 1) / SL - 1;
+                tlast = t > tlast ? t : tlast;
             }
-            TransposeLines<T>(v);
-            // every row's line whole: t >= 1 (or t == 0 with the columns before the tile
-            // readable), and the block within the tile
-            if ((t >= 1 || (t == 0 && back == SL)) && c0 + SL <= n) {
-                if (shifted) {
-#pragma GCC unroll 16
-                    for (size_t q = 0; q < L; q++)
-                        hn::Stream(V{Concat2<T>(prev[q].raw, from[q], v[q].raw)}, dt,
-                                   dg + (ptrdiff_t)q * dr + c0 - w[q].off);
-                } else {
-#pragma GCC unroll 16
-                    for (size_t q = 0; q < L; q++)
-                        hn::Stream(v[q], dt, dg + (ptrdiff_t)q * dr + c0);
-                }
-            } else {
-                for (size_t q = 0; q < L; q++) {
-                    const ptrdiff_t start = c0 - w[q].off; // the line's first column
-                    const ptrdiff_t a = w[q].lo > start ? w[q].lo - start : 0;
-                    const ptrdiff_t b = w[q].hi < start + SL ? w[q].hi - start : SL;
-                    if (a >= b)
-                        continue;
-                    const V line{Concat2<T>(prev[q].raw, from[q], v[q].raw)};
-                    T *p = dg + (ptrdiff_t)q * dr + start;
-                    if (a == 0 && b == SL)
-                        hn::Stream(line, dt, p);
-                    else // a partial line at the row's start or end
-                        hn::BlendedStore(line, hn::And(hn::Not(hn::FirstN(dt, (size_t)a)),
-                                                       hn::FirstN(dt, (size_t)b)),
-                                         dt, p);
-                }
-            }
+            V prev[L], v[L];
 #pragma GCC unroll 16
             for (size_t q = 0; q < L; q++)
-                prev[q] = v[q];
+                prev[q] = hn::Zero(dt);
+            // block t holds source columns t*L .. t*L + L; the line of row q that starts at
+            // column t*L - off is written after block t; block -1 only when some line starts
+            // before the tile
+            for (ptrdiff_t t = shifted && before ? -1 : 0; t <= tlast; t++) {
+                const ptrdiff_t c0 = t * SL;
+                if (c0 >= -back && c0 + SL <= n) {
+#pragma GCC unroll 16
+                    for (size_t k = 0; k < L; k++) // the next tile's lines of these columns
+                        __builtin_prefetch(sg + (c0 + (ptrdiff_t)k) * sc + nr, 0, 2); // (L2)
+#pragma GCC unroll 16
+                    for (size_t k = 0; k < L; k++)
+                        v[k] = hn::LoadU(dt, sg + (c0 + (ptrdiff_t)k) * sc);
+                } else {
+                    for (size_t k = 0; k < L; k++) {
+                        const ptrdiff_t c = c0 + (ptrdiff_t)k;
+                        v[k] = c >= -back && c < n ? hn::LoadU(dt, sg + c * sc) : hn::Zero(dt);
+                    }
+                }
+                TransposeLines<T>(v);
+                // every row's line whole: t >= 1 (or t == 0 with the columns before the tile
+                // readable), and the block within the tile
+                if ((t >= 1 || (t == 0 && back == SL)) && c0 + SL <= n) {
+                    if (shifted) {
+#pragma GCC unroll 16
+                        for (size_t q = 0; q < L; q++)
+                            hn::Stream(V{Concat2<T>(prev[q].raw, from[q], v[q].raw)}, dt,
+                                       dg + (ptrdiff_t)q * dr + c0 - w[q].off);
+                    } else {
+#pragma GCC unroll 16
+                        for (size_t q = 0; q < L; q++)
+                            hn::Stream(v[q], dt, dg + (ptrdiff_t)q * dr + c0);
+                    }
+                } else {
+                    for (size_t q = 0; q < L; q++) {
+                        const ptrdiff_t start = c0 - w[q].off; // the line's first column
+                        const ptrdiff_t a = w[q].lo > start ? w[q].lo - start : 0;
+                        const ptrdiff_t b = w[q].hi < start + SL ? w[q].hi - start : SL;
+                        if (a >= b)
+                            continue;
+                        const V line{Concat2<T>(prev[q].raw, from[q], v[q].raw)};
+                        T *p = dg + (ptrdiff_t)q * dr + start;
+                        if (a == 0 && b == SL)
+                            hn::Stream(line, dt, p);
+                        else // a partial line at the row's start or end
+                            hn::BlendedStore(line, hn::And(hn::Not(hn::FirstN(dt, (size_t)a)),
+                                                           hn::FirstN(dt, (size_t)b)),
+                                             dt, p);
+                    }
+                }
+#pragma GCC unroll 16
+                for (size_t q = 0; q < L; q++)
+                    prev[q] = v[q];
+            }
         }
     }
 }
@@ -934,34 +940,69 @@ HWY_INLINE void Interleave(T *HWY_RESTRICT d, const T *HWY_RESTRICT s, ptrdiff_t
 }
 
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-// STREAM transposes of 1-byte elements on AVX3 (transpose_fn) whose destination rows are not
-// on lines: as in TransposeShifted, the tiles meet at the rows' line boundaries (ShiftedRow) and
-// every destination line is written whole with one non-temporal store; only a row's two ends
-// take masked ordinary stores. Block k holds the tile's columns 64 (k - 1) .. 64 k (block 0 the
-// 64 before the tile, those that exist; the others read as zeros), 64 rows at a time, going
-// down the tile's rows as the byte blocks do (TransposeByteBlock); row q of block k writes its
-// line that starts `off` columns before the block, from the row's last block and this one side
-// by side in a small buffer (an odd block is stored twice, after its predecessor and before its
-// successor, so no block is copied). The last group of rows overlaps the one before when nr is
-// not a multiple of 64 (the same values again); tiles of fewer than 64 rows go element by
-// element, by the same rule. One process alternating both builds in either order (medians of 9,
-// Zen 5, 1 thread), against the buffer with its partial lines at the tiles' edges: UINT8
-// transposes of 4097 x 4097 1.30-1.37x, 4100 x 4100 1.48-1.51x, 3000 x 6000 1.42-1.45x,
-// 5000 x 5000 1.30-1.35x (with the wider tiles of copy.c). Rows on lines keep the byte blocks
+// A block of L = 64 / sizeof(T) source columns of L rows, transposed into the rows b + q * pitch
+// (and b2 + q * pitch when b2 is not null), 64 bytes each: source columns lo .. hi read, the
+// others zero.
+template <typename T>
+HWY_INLINE void LineBlockTo(uint8_t *HWY_RESTRICT b, uint8_t *HWY_RESTRICT b2, size_t pitch,
+                            const T *HWY_RESTRICT s, ptrdiff_t sc, size_t lo, size_t hi)
+{
+    if constexpr (sizeof(T) == 1) {
+        TransposeByteBlock<false>(b, (ptrdiff_t)pitch, s, sc, lo, hi, b2);
+    } else {
+        constexpr size_t L = 64 / sizeof(T);
+        const hn::FixedTag<T, L> dt;
+        hn::Vec<decltype(dt)> v[L];
+        const bool all = lo == 0 && hi >= L;
+#pragma GCC unroll 32
+        for (size_t k = 0; k < L; k++)
+            v[k] = all || (k >= lo && k < hi) ? hn::LoadU(dt, s + (ptrdiff_t)k * sc) : hn::Zero(dt);
+        TransposeLines<T>(v);
+#pragma GCC unroll 32
+        for (size_t q = 0; q < L; q++) {
+            hn::Store(v[q], dt, reinterpret_cast<T *>(b + q * pitch));
+            if (b2)
+                hn::Store(v[q], dt, reinterpret_cast<T *>(b2 + q * pitch));
+        }
+    }
+}
+
+// STREAM transposes of 1- and 2-byte elements on AVX3 (transpose_fn) whose destination rows are
+// not on lines: as in TransposeShifted, the tiles meet at the rows' line boundaries (ShiftedRow)
+// and every destination line is written whole with one non-temporal store; only a row's two
+// ends take masked ordinary stores. But the last block is carried in memory, not in registers:
+// a block of these sizes fills them (64 x 64 bytes go through a stage, LineBlockTo). Block k
+// holds the tile's columns L (k - 1) .. L k (block 0 the L before the tile, those that exist;
+// the others read as zeros), L rows at a time, going down the tile's rows (each source line
+// read in one go); row q of block k writes its line that starts `off` columns before the block,
+// from the row's last block and this one side by side in a small buffer (an odd block is stored
+// twice, after its predecessor and before its successor, so no block is copied). The last group
+// of rows overlaps the one before when nr is not a multiple of L (the same values again); tiles
+// of fewer than L rows go element by element, by the same rule. One process alternating both
+// builds in either order (medians of 9, Zen 5, 1 thread), against the buffer with its partial
+// lines at the tiles' edges: UINT8 transposes of 4097 x 4097 1.30-1.37x, 4100 x 4100
+// 1.48-1.51x, 3000 x 6000 1.42-1.45x, 5000 x 5000 1.30-1.35x (with the wider tiles of copy.c);
+// against the register carry of TransposeShifted (which spills FLOAT16's 64 vectors): FLOAT16
+// 4095 x 8193 1.07x, 4100 x 8192 1.22-1.25x, 4100 x 4100 1.09-1.12x, 2050 x 8200 1.10-1.11x,
+// 3001 x 2999 1.01-1.04x. FLOAT32 and FLOAT64 keep the register carry: with the buffer FLOAT32
+// 4095 x 4097 took 1.03x its time, 4100 x 4100 1.18x (4100 x 4096 0.84x), FLOAT64 2047 x 4097
+// 1.25x, 4100 x 4100 1.13x (medians of 7, one run). UINT8 rows on lines keep the byte blocks
 // straight to the destination or the buffer (one line of each of 64 rows 4 KiB apart at a time
 // took 1.45x the buffer's time, 4096 x 4096).
-template <size_t EDGE>
-HWY_INLINE void TransposeByteShifted(uint8_t *HWY_RESTRICT d, ptrdiff_t dr,
-                                     const uint8_t *HWY_RESTRICT s, ptrdiff_t sc, size_t nr,
-                                     size_t nc, size_t before, size_t after)
+template <typename T, size_t EDGE>
+HWY_INLINE void TransposeRowsShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
+                                     ptrdiff_t sc, size_t nr, size_t nc, size_t before,
+                                     size_t after)
 {
+    constexpr size_t L = 64 / sizeof(T);
+    constexpr ptrdiff_t SL = (ptrdiff_t)L;
     // Row q's blocks in rows[q]: block k at 64 + 64 (k % 2), an odd one also at 0, so that the
     // line of block k, which starts in block k - 1, is contiguous from 64 (k % 2) + 64 - off.
     alignas(64) uint8_t rows[EDGE][192];
-    const uint8_t *from[EDGE]; // rows[q] + 64 - off
-    uint8_t *to[EDGE]; // d + q * dr - off: block k writes row q's line at to + 64 (k - 1)
-    const hn::FixedTag<uint8_t, 64> dt;
-    if (nr < 64) {
+    const uint8_t *from[EDGE]; // rows[q] + 64 - off (bytes)
+    T *to[EDGE];               // d + q * dr - off: block k writes row q's line at to + L (k - 1)
+    const hn::FixedTag<T, L> dt;
+    if (nr < L) {
         for (size_t q = 0; q < nr; q++) {
             const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
             for (ptrdiff_t c = w.lo; c < w.hi; c++)
@@ -971,59 +1012,60 @@ HWY_INLINE void TransposeByteShifted(uint8_t *HWY_RESTRICT d, ptrdiff_t dr,
     }
     // Blocks kfull .. kwhole write a whole line of every row, and none writes past block klast;
     // in a tile that holds neither end of its rows, every block but 0 (kept for its rows' ends).
-    const bool ends = before < 64 || after == 0 || nc % 64 != 0;
-    ptrdiff_t kfull = 1, kwhole = (ptrdiff_t)nc / 64, klast = kwhole;
-    size_t off = (uintptr_t)d % 64; // row q's, stepping by dr
-    for (size_t q = 0; q < nr; q++, off = (off + (size_t)dr) % 64) {
-        from[q] = rows[q] + 64 - off;
+    const bool ends = before < L || after == 0 || nc % L != 0;
+    ptrdiff_t kfull = 1, kwhole = (ptrdiff_t)(nc / L), klast = kwhole;
+    for (size_t q = 0; q < nr; q++) {
+        const size_t off = ((uintptr_t)(d + (ptrdiff_t)q * dr) / sizeof(T)) % L;
+        from[q] = rows[q] + 64 - off * sizeof(T);
         to[q] = d + (ptrdiff_t)q * dr - (ptrdiff_t)off;
     }
     if (ends) {
         kwhole = PTRDIFF_MAX;
         klast = 0;
         for (size_t q = 0; q < nr; q++) {
-            // row q's line of block k: columns 64 (k - 1) - off .. 64 k - off
+            // row q's line of block k: columns L (k - 1) - off .. L k - off
             const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
-            const ptrdiff_t first = (w.lo + w.off + 63) / 64 + 1, whole = (w.hi + w.off) / 64;
-            const ptrdiff_t k = (w.hi + w.off + 63) / 64;
+            const ptrdiff_t first = (w.lo + w.off + SL - 1) / SL + 1, whole = (w.hi + w.off) / SL;
+            const ptrdiff_t k = (w.hi + w.off + SL - 1) / SL;
             kfull = first > kfull ? first : kfull;
             kwhole = whole < kwhole ? whole : kwhole;
             klast = w.hi > w.lo && k > klast ? k : klast;
         }
     }
-    const size_t back = before < 64 ? before : 64; // columns before the tile that exist
+    const size_t back = before < L ? before : L; // columns before the tile that exist
     for (ptrdiff_t k = 0; k <= klast; k++) {
-        const ptrdiff_t c0 = 64 * (k - 1), odd = 64 * (k % 2); // the block's first column
+        const ptrdiff_t c0 = SL * (k - 1), odd = 64 * (k % 2); // the block's first column
         // the block's columns that exist: from -back, before nc
         const size_t clo = c0 < -(ptrdiff_t)back ? (size_t)(-(ptrdiff_t)back - c0) : 0;
         const ptrdiff_t left = (ptrdiff_t)nc - c0; // (none when the block is past the tile)
-        const size_t chi = left >= 64 ? 64 : left > 0 ? (size_t)left : 0;
+        const size_t chi = left >= SL ? L : left > 0 ? (size_t)left : 0;
         if (k == 0 && clo >= chi)
             continue; // no columns before the tile: the lines of block 1 start at the row's start
-        for (size_t g = 0; g < nr; g += 64) {
-            const size_t j0 = g + 64 <= nr ? g : nr - 64; // (rows before g are written)
-            if (chi == 64)
-                for (size_t i = 0; i < 64; i++) // the next tile's lines of these columns, into L2
+        for (size_t g = 0; g < nr; g += L) {
+            const size_t j0 = g + L <= nr ? g : nr - L; // (rows before g are written)
+            if (chi == L)
+                for (size_t i = 0; i < L; i++) // the next tile's lines of these columns, into L2
                     __builtin_prefetch(s + (c0 + (ptrdiff_t)i) * sc + j0 + nr, 0, 2);
-            TransposeByteBlock<false>(rows[j0] + 64 + odd, 192, s + c0 * sc + (ptrdiff_t)j0, sc,
-                                      clo, chi, odd ? rows[j0] : nullptr);
+            LineBlockTo<T>(rows[j0] + 64 + odd, odd ? rows[j0] : nullptr, 192,
+                           s + c0 * sc + (ptrdiff_t)j0, sc, clo, chi);
             if (k == 0)
                 continue;
             if (k >= kfull && k <= kwhole) {
-                for (size_t q = g; q < j0 + 64; q++)
-                    hn::Stream(hn::LoadU(dt, from[q] + odd), dt, to[q] + c0);
+                for (size_t q = g; q < j0 + L; q++)
+                    hn::Stream(hn::LoadU(dt, reinterpret_cast<const T *>(from[q] + odd)), dt,
+                               to[q] + c0);
                 continue;
             }
-            for (size_t q = g; q < j0 + 64; q++) {
+            for (size_t q = g; q < j0 + L; q++) {
                 // the part of the line within the row's lo .. hi: at its first or last
                 const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
                 const ptrdiff_t x = c0 - w.off; // the line's first column
-                const ptrdiff_t a = x > w.lo ? x : w.lo, e = x + 64 < w.hi ? x + 64 : w.hi;
+                const ptrdiff_t a = x > w.lo ? x : w.lo, e = x + SL < w.hi ? x + SL : w.hi;
                 if (a < e)
-                    _mm512_mask_storeu_epi8(to[q] + c0,
-                                            hn::FirstN(dt, (size_t)(e - x)).raw &
-                                                ~hn::FirstN(dt, (size_t)(a - x)).raw,
-                                            hn::LoadU(dt, from[q] + odd).raw);
+                    hn::BlendedStore(hn::LoadU(dt, reinterpret_cast<const T *>(from[q] + odd)),
+                                     hn::AndNot(hn::FirstN(dt, (size_t)(a - x)),
+                                                hn::FirstN(dt, (size_t)(e - x))),
+                                     dt, to[q] + c0);
             }
         }
     }
@@ -1098,11 +1140,9 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
             return;
         }
     }
-    if constexpr (STREAM && sizeof(T) == 1) {
-        if (((uintptr_t)d | (uintptr_t)dr) % 64 != 0) { // (rows on lines: the buffer below)
-            TransposeByteShifted<EDGE>(reinterpret_cast<uint8_t *>(d), dr,
-                                       reinterpret_cast<const uint8_t *>(s), sc, nr, nc, before,
-                                       after);
+    if constexpr (STREAM && sizeof(T) <= 2) {
+        if (((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 != 0) { // (on lines: see below)
+            TransposeRowsShifted<T, EDGE>(d, dr, s, sc, nr, nc, before, after);
             return;
         }
     }
