@@ -617,9 +617,10 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
 /* IDENTITY transposes above DMLCPU_STREAM_MIN_BYTES whose destination rows are not on 64-byte
  * lines (an odd number of elements each), so that AVX3's tiles meet at the rows' line
  * boundaries, and whose number of rows is 5 past a multiple of 256: the last tiles of each
- * band hold fewer rows than a block (those go element by element by the same rule). A packed
- * input into a transposed output and a transposed input into a packed output, at random
- * thread counts. */
+ * band hold fewer rows than a block (those go element by element by the same rule); then with
+ * rows of a multiple of 4 KiB on the other side (FLOAT32 carries its blocks in memory there).
+ * A packed input into a transposed output and a transposed input into a packed output, at
+ * random thread counts. */
 ParameterizedTestParameters(copy, odd_transpose) { return identity_per_element_size(); }
 
 ParameterizedTest(copy_param *p, copy, odd_transpose)
@@ -631,6 +632,8 @@ ParameterizedTest(copy_param *p, copy, odd_transpose)
     const uint32_t rows = 2 * (1000 + tu_below(&r, 1000)) + 1; /* the output rows' length */
     const uint32_t other = ((17u << 20) / es / rows) / 256 * 256 + 5; /* their number */
     transpose_both_ways(&r, type, rows, other);
+    const uint32_t page = 4096 / es;
+    transpose_both_ways(&r, type, rows, ((17u << 20) / es / rows / page + 1) * page);
 }
 
 /* ---- narrow transposes --------------------------------------------------------------------- */

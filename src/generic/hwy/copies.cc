@@ -968,7 +968,8 @@ HWY_INLINE void LineBlockTo(uint8_t *HWY_RESTRICT b, uint8_t *HWY_RESTRICT b2, s
 }
 
 // STREAM transposes of 1- and 2-byte elements on AVX3 (transpose_fn) whose destination rows are
-// not on lines: as in TransposeShifted, the tiles meet at the rows' line boundaries (ShiftedRow)
+// not on lines, and of FLOAT32 ones whose source rows are a multiple of 4 KiB apart: as in
+// TransposeShifted, the tiles meet at the rows' line boundaries (ShiftedRow)
 // and every destination line is written whole with one non-temporal store; only a row's two
 // ends take masked ordinary stores. But the last block is carried in memory, not in registers:
 // a block of these sizes fills them (64 x 64 bytes go through a stage, LineBlockTo). Block k
@@ -985,8 +986,10 @@ HWY_INLINE void LineBlockTo(uint8_t *HWY_RESTRICT b, uint8_t *HWY_RESTRICT b2, s
 // against the register carry of TransposeShifted (which spills FLOAT16's 64 vectors): FLOAT16
 // 4095 x 8193 1.07x, 4100 x 8192 1.22-1.25x, 4100 x 4100 1.09-1.12x, 2050 x 8200 1.10-1.11x,
 // 3001 x 2999 1.01-1.04x. FLOAT32 and FLOAT64 keep the register carry: with the buffer FLOAT32
-// 4095 x 4097 took 1.03x its time, 4100 x 4100 1.18x (4100 x 4096 0.84x), FLOAT64 2047 x 4097
-// 1.25x, 4100 x 4100 1.13x (medians of 7, one run). UINT8 rows on lines keep the byte blocks
+// 4095 x 4097 took 1.03x its time, 4100 x 4100 1.18x, 3001 x 3000 1.04x, FLOAT64 2047 x 4097
+// 1.25x, 4100 x 4100 1.13x, 1001 x 3001 1.13x (medians of 7, one run); but with FLOAT32 source
+// rows 16 KiB apart the buffer was 1.20-1.27x faster (1000 x 4096), 1.27-1.33x (4100 x 4096),
+// 1.32-1.34x (3000 x 4096; medians of 9, both orders). UINT8 rows on lines keep the byte blocks
 // straight to the destination or the buffer (one line of each of 64 rows 4 KiB apart at a time
 // took 1.45x the buffer's time, 4096 x 4096).
 template <typename T, size_t EDGE>
@@ -1140,8 +1143,12 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
             return;
         }
     }
-    if constexpr (STREAM && sizeof(T) <= 2) {
-        if (((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 != 0) { // (on lines: see below)
+    if constexpr (STREAM && sizeof(T) <= 4) {
+        // rows not on lines (on lines: below), the last block carried in memory: 1- and 2-byte
+        // elements, and FLOAT32 whose source rows are a multiple of 4 KiB apart (TransposeShifted's
+        // walk along a group of rows reads one line of each row, all in one cache set)
+        const bool carry = sizeof(T) <= 2 || (size_t)sc * sizeof(T) % 4096 == 0;
+        if (carry && ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 != 0) {
             TransposeRowsShifted<T, EDGE>(d, dr, s, sc, nr, nc, before, after);
             return;
         }
