@@ -1060,12 +1060,15 @@ HWY_INLINE void TransposeRowsShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *H
                 continue;
             }
             for (size_t q = g; q < j0 + L; q++) {
-                // the part of the line within the row's lo .. hi: at its first or last
+                // the part of the line within the row's lo .. hi (a part at its first or last)
                 const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
                 const ptrdiff_t x = c0 - w.off; // the line's first column
                 const ptrdiff_t a = x > w.lo ? x : w.lo, e = x + SL < w.hi ? x + SL : w.hi;
-                if (a < e)
-                    hn::BlendedStore(hn::LoadU(dt, reinterpret_cast<const T *>(from[q] + odd)),
+                const auto line = hn::LoadU(dt, reinterpret_cast<const T *>(from[q] + odd));
+                if (a == x && e == x + SL)
+                    hn::Stream(line, dt, to[q] + c0);
+                else if (a < e)
+                    hn::BlendedStore(line,
                                      hn::AndNot(hn::FirstN(dt, (size_t)(a - x)),
                                                 hn::FirstN(dt, (size_t)(e - x))),
                                      dt, to[q] + c0);
