@@ -628,6 +628,18 @@ HWY_INLINE ShiftedRow ShiftedRowOf(const T *row, size_t nc, size_t before, size_
     return {off, -back, after ? n - (n + off) % L : n};
 }
 
+// A tile of fewer rows than a block, element by element by ShiftedRow's rule (transpose_fn).
+template <typename T>
+HWY_INLINE void ShiftedElements(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
+                                ptrdiff_t sc, size_t nr, size_t nc, size_t before, size_t after)
+{
+    for (size_t q = 0; q < nr; q++) {
+        const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
+        for (ptrdiff_t c = w.lo; c < w.hi; c++)
+            d[(ptrdiff_t)q * dr + c] = s[c * sc + (ptrdiff_t)q];
+    }
+}
+
 // STREAM transposes of 2- to 8-byte elements on AVX3 (transpose_fn, dst[r * dr + c] =
 // src[c * sc + r]): every destination line is written whole, with one non-temporal store, at any
 // alignment of the rows. The tiles of a row meet at its line boundaries, not at their nominal
@@ -670,11 +682,7 @@ HWY_INLINE void TransposeShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_R
     constexpr ptrdiff_t SL = (ptrdiff_t)L;
     const ptrdiff_t n = (ptrdiff_t)nc;
     if (nr < L) {
-        for (size_t q = 0; q < nr; q++) {
-            const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
-            for (ptrdiff_t c = w.lo; c < w.hi; c++)
-                d[(ptrdiff_t)q * dr + c] = s[c * sc + (ptrdiff_t)q];
-        }
+        ShiftedElements(d, dr, s, sc, nr, nc, before, after);
         return;
     }
     if (((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0) {
@@ -1006,11 +1014,7 @@ HWY_INLINE void TransposeRowsShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *H
     T *to[EDGE];               // d + q * dr - off: block k writes row q's line at to + L (k - 1)
     const hn::FixedTag<T, L> dt;
     if (nr < L) {
-        for (size_t q = 0; q < nr; q++) {
-            const ShiftedRow w = ShiftedRowOf(d + (ptrdiff_t)q * dr, nc, before, after);
-            for (ptrdiff_t c = w.lo; c < w.hi; c++)
-                d[(ptrdiff_t)q * dr + c] = s[c * sc + (ptrdiff_t)q];
-        }
+        ShiftedElements(d, dr, s, sc, nr, nc, before, after);
         return;
     }
     // Blocks kfull .. kwhole write a whole line of every row, and none writes past block klast;
