@@ -151,8 +151,15 @@ static bool narrow_tiles(const copy_dims *d)
  * side is a transpose: walking the innermost dim would touch a new cache line per element on
  * that side. Such a job is copied in square tiles, so that both sides read or write whole lines.
  * The unit-stride dim moves next to the innermost one (the order of dims does not change what
- * is copied, only the order of the moves). narrow: the transposes of some table take narrow
- * tiles (kernels.h); returns whether this job's tiles are narrow ones. */
+ * is copied, only the order of the moves). A plain transpose is always planned as a transposed
+ * output, whatever side the caller described as transposed: its bands are rows of the source,
+ * read along them, each tile writing its lines into as many destination rows. Described as a
+ * transposed input (bands of destination rows, the source read a piece of each of many rows at
+ * a time), the same copies took longer, on an Intel Xeon with AVX-512 at 1 thread (one process
+ * alternating both builds, medians of 11): FLOAT32 4096 x 4096 11.5 -> 7.5 ms, 4095 x 4097
+ * 1.23x, FLOAT16 4096 x 8192 1.77x, UINT8 4096 x 4096 1.24x, FLOAT64 2895 x 2897 1.17x; in cache
+ * (FLOAT32 255 x 513) the same. narrow: the transposes of some table take narrow tiles
+ * (kernels.h); returns whether this job's tiles are narrow ones (those keep their orientation). */
 static bool plan_tile(copy_job *j, size_t es, bool narrow)
 {
     copy_dims *d = &j->dims;
@@ -177,6 +184,17 @@ static bool plan_tile(copy_job *j, size_t es, bool narrow)
             d->src[in - 1] = a;
             d->dst[in - 1] = b;
             narrow = narrow && narrow_tiles(d);
+            if (!narrow && d->src[in - 1] == 1 && d->dst[in] == 1) {
+                /* a plain transpose described as a transposed input: the same copy as a
+                 * transposed output with the two dims swapped, whose bands are source rows */
+                d->size[in - 1] = d->size[in];
+                d->src[in - 1] = d->src[in];
+                d->dst[in - 1] = 1;
+                d->size[in] = size;
+                d->src[in] = 1;
+                d->dst[in] = b;
+                size = d->size[in - 1];
+            }
             j->tile = j->tile_step = narrow ? DMLCPU_TILE_NARROW : tile_edges[size_index(es)];
             j->bands = (size + j->tile - 1) / j->tile;
             return narrow;
