@@ -180,6 +180,17 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
  * where they are, FLOAT16 tiles of DMLCPU_TILE_LINES_X16. */
 #define DMLCPU_TILE_WIDE_BYTES 512
 #define DMLCPU_TILE_LINES_X16 64
+/* There, UINT8 and FLOAT16 tiles (whose kernel carries each row's last block in a buffer of
+ * 192 bytes a row, TransposeRowsShifted) of this many rows and columns: the buffer of 64 rows
+ * (12 KiB) stays in L1, where 256 UINT8 rows filled a 48 KiB L1 by themselves; wider, a tile
+ * transposes its extra block (the line from before it) for more columns. Against 256 x 512
+ * (UINT8) and 128 x 256 (FLOAT16), on an Intel Xeon, 1 thread, one process alternating both
+ * builds (medians of 21 and 11): UINT8 4095 x 4097 1.33x, 4097 x 4095 1.18x, 4100 x 4100 1.21x,
+ * 3000 x 6000 1.15x, 5000 x 5000 1.15x; FLOAT16 4100 x 4100 1.11x, 3001 x 2999 1.16x, 4095 x
+ * 8193 1.00x. 64 x 512 did less (1.06-1.10x slower than 64 x 1024), 128 x 512 and 64 x 2048 no
+ * better. */
+#define DMLCPU_TILE_CARRY_ROWS 64
+#define DMLCPU_TILE_CARRY_COLS 1024
 
 /* Copies an nr x nc tile (at most DMLCPU_TILE_EDGE_* on each side) whose source columns and destination rows are contiguous:
  * dst[r * dst_row_stride + c] = src[c * src_col_stride + r] (strides in elements). A table
