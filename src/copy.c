@@ -230,9 +230,9 @@ static uint64_t copy_bytes(const copy_plan *p, size_t es)
  * 1 thread: FLOAT32 transposed 4100 x 4100 1.20-1.32x, 4097 x 4097 1.18-1.30x, 3000 x 5000
  * 1.22-1.31x, 8-byte 4100 x 4100 1.23-1.25x, 2050 x 8200 1.23-1.27x; UINT8 (tiles of 256 x
  * 512) 4100 x 4100 1.11x, 4097 x 4097 1.08-1.10x, 3000 x 6000 1.08-1.14x (medians of 9).
- * UINT8 and FLOAT16 tiles there are DMLCPU_TILE_CARRY_ROWS x DMLCPU_TILE_CARRY_COLS instead
- * (kernels.h). Where the rows are on lines (no such block), tiles of 128 x 128 took 0.84-0.91x
- * the time of 64 x 64, and FLOAT16 ones of 64 x 64 (DMLCPU_TILE_LINES_X16) 1.10-1.26x less than
+ * UINT8 tiles there are DMLCPU_TILE_CARRY_ROWS x DMLCPU_TILE_CARRY_COLS instead (kernels.h).
+ * Where the rows are on lines (no such block), tiles of 128 x 128 took 0.84-0.91x the time of
+ * 64 x 64, and FLOAT16 ones of 64 x 64 (DMLCPU_TILE_LINES_X16) 1.10-1.26x less than
  * 128 x 128 (4096 x 8192 and back); smaller tiles of the other sizes took 0.84-0.93x. Plain
  * transposes are transposed outputs here (plan_tile): the kernel's destination rows are the
  * innermost dim, its tiles' columns the band dim. */
@@ -248,7 +248,7 @@ static void stream_tiles(copy_job *j, size_t es)
     if ((uint64_t)(pitch < 0 ? -pitch : pitch) * es % 64 == 0) {
         if (es == 2)
             j->tile = j->tile_step = DMLCPU_TILE_LINES_X16;
-    } else if (es <= 2) {
+    } else if (es == 1) {
         j->tile_step = DMLCPU_TILE_CARRY_ROWS;
         j->tile = DMLCPU_TILE_CARRY_COLS;
     } else {

@@ -180,15 +180,15 @@ typedef void (*fill_fn)(void *dst, ptrdiff_t dst_stride, size_t n);
  * where they are, FLOAT16 tiles of DMLCPU_TILE_LINES_X16. */
 #define DMLCPU_TILE_WIDE_BYTES 512
 #define DMLCPU_TILE_LINES_X16 64
-/* There, UINT8 and FLOAT16 tiles (whose kernel carries each row's last block in a buffer of
- * 192 bytes a row, TransposeRowsShifted) of this many rows and columns: the buffer of 64 rows
- * (12 KiB) stays in L1, where 256 UINT8 rows filled a 48 KiB L1 by themselves; wider, a tile
- * transposes its extra block (the line from before it) for more columns. Against 256 x 512
- * (UINT8) and 128 x 256 (FLOAT16), on an Intel Xeon, 1 thread, one process alternating both
- * builds (medians of 21 and 11): UINT8 4095 x 4097 1.33x, 4097 x 4095 1.18x, 4100 x 4100 1.21x,
- * 3000 x 6000 1.15x, 5000 x 5000 1.15x; FLOAT16 4100 x 4100 1.11x, 3001 x 2999 1.16x, 4095 x
- * 8193 1.00x. 64 x 512 did less (1.06-1.10x slower than 64 x 1024), 128 x 512 and 64 x 2048 no
- * better. */
+/* There, UINT8 tiles (whose kernel carries each row's last block in a buffer of 192 bytes a
+ * row, TransposeRowsShifted) of this many rows and columns: the buffer of 64 rows (12 KiB) stays
+ * in L1, where 256 rows filled a 48 KiB L1 by themselves; wider, a tile transposes its extra
+ * block (the line from before it) for more columns. Against 256 x 512, on an Intel Xeon, 1
+ * thread, one process alternating both builds (medians of 21): 4095 x 4097 1.33x, 4097 x 4095
+ * 1.18x, 4100 x 4100 1.21x, 3000 x 6000 1.15x, 5000 x 5000 1.15x. 64 x 512 did less (1.06-1.10x
+ * slower than 64 x 1024), 128 x 512 and 64 x 2048 no better. FLOAT16 keeps 128 x 256: 64 x 1024
+ * was 1.10-1.16x faster for 4100 x 4100 and 3001 x 2999 but 1.25-1.29x slower for 4095 x 8193
+ * (128 x 1024 1.10-1.17x slower). */
 #define DMLCPU_TILE_CARRY_ROWS 64
 #define DMLCPU_TILE_CARRY_COLS 1024
 
