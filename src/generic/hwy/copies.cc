@@ -656,7 +656,8 @@ HWY_INLINE void ShiftedElements(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RE
 // followed by the first L - off of block t (Concat2), so the previous block's rows stay in
 // registers. The last group overlaps the one before when nr is not a multiple of L (the same
 // values again); tiles of fewer than L rows go element by element, by the same rule. (FLOAT16
-// rows not on lines take TransposeRowsShifted, which carries the block in memory.)
+// rows not on lines take TransposeRowsShifted, which carries the block in memory, and so do
+// FLOAT32 and FLOAT64 ones but on AMD's cores: g_carry_in_registers.)
 // Rows that all start on lines take no carry, and go a block's L source columns at a time down
 // the tile's rows, as the line blocks before did (TransposeLineBlock, which FLOAT16 keeps there:
 // its 32 vectors a block fill the registers). Those blocks, against the buffer, on the bench's
@@ -1012,13 +1013,13 @@ HWY_INLINE bool AmdCpu()
 // 1.48-1.51x, 3000 x 6000 1.42-1.45x, 5000 x 5000 1.30-1.35x (with the wider tiles of copy.c);
 // against the register carry of TransposeShifted (which spills FLOAT16's 64 vectors): FLOAT16
 // 4095 x 8193 1.07x, 4100 x 8192 1.22-1.25x, 4100 x 4100 1.09-1.12x, 2050 x 8200 1.10-1.11x,
-// 3001 x 2999 1.01-1.04x. FLOAT32 and FLOAT64 keep the register carry: with the buffer FLOAT32
-// 4095 x 4097 took 1.03x its time, 4100 x 4100 1.18x, 3001 x 3000 1.04x, FLOAT64 2047 x 4097
-// 1.25x, 4100 x 4100 1.13x, 1001 x 3001 1.13x (medians of 7, one run); but with FLOAT32 source
-// rows 16 KiB apart the buffer was 1.20-1.27x faster (1000 x 4096), 1.27-1.33x (4100 x 4096),
-// 1.32-1.34x (3000 x 4096; medians of 9, both orders). UINT8 rows on lines keep the byte blocks
-// straight to the destination or the buffer (one line of each of 64 rows 4 KiB apart at a time
-// took 1.45x the buffer's time, 4096 x 4096).
+// 3001 x 2999 1.01-1.04x. On that Zen 5, FLOAT32 and FLOAT64 kept the register carry: with the
+// buffer FLOAT32 4095 x 4097 took 1.03x its time, 4100 x 4100 1.18x, 3001 x 3000 1.04x, FLOAT64
+// 2047 x 4097 1.25x, 4100 x 4100 1.13x, 1001 x 3001 1.13x (medians of 7, one run); but with
+// FLOAT32 source rows 16 KiB apart the buffer was 1.20-1.27x faster (1000 x 4096), 1.27-1.33x
+// (4100 x 4096), 1.32-1.34x (3000 x 4096; medians of 9, both orders). UINT8 rows on lines keep
+// the byte blocks straight to the destination or the buffer (one line of each of 64 rows 4 KiB
+// apart at a time took 1.45x the buffer's time, 4096 x 4096).
 template <typename T, size_t EDGE>
 HWY_INLINE void TransposeRowsShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
                                      ptrdiff_t sc, size_t nr, size_t nc, size_t before,
