@@ -8,6 +8,7 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include <stdlib.h>
 #include <string.h>
 #if HWY_ARCH_X86
 #include <cpuid.h>
@@ -985,10 +986,16 @@ HWY_INLINE void LineBlockTo(uint8_t *HWY_RESTRICT b, uint8_t *HWY_RESTRICT b2, s
 // both builds (medians of 11, 1 thread): on an Intel Xeon, FLOAT32 4095 x 4097 1.54x faster,
 // 4097 x 4095 1.35x, 4100 x 4100 1.33x, 3000 x 5000 1.39x, FLOAT64 2895 x 2897 1.21x, 4100 x 4100
 // 1.13x; on a Zen 5 slower (below), but for FLOAT32 source rows a multiple of 4 KiB apart.
+// DMLCPU_TRANSPOSE_CARRY=registers or =memory takes one kernel on any CPU (the tests run both).
 static bool g_carry_in_registers = false;
 
-HWY_INLINE bool AmdCpu()
+HWY_INLINE bool CarryInRegisters()
 {
+    const char *want = getenv("DMLCPU_TRANSPOSE_CARRY");
+    if (want && strcmp(want, "registers") == 0)
+        return true;
+    if (want && strcmp(want, "memory") == 0)
+        return false;
     unsigned a = 0, b = 0, c = 0, d = 0;
     __cpuid(0, a, b, c, d);
     return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163; // "AuthenticAMD"
@@ -1265,7 +1272,7 @@ void FillCopies(kernel_table *t)
     t->transpose_stream[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64, true>;
     t->transpose_narrow = true;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-    g_carry_in_registers = AmdCpu();
+    g_carry_in_registers = CarryInRegisters();
     t->transpose_stream_lines = true; // TransposeShifted
 #endif
     t->stream_fence = StreamFence;
