@@ -53,21 +53,36 @@
         q_;                                                                                        \
     })
 
+/* The quads q_ of quad row j for the pass's vectors c < cnt, each followed by STMT (which may
+ * use c and q_). FULL (a constant): every vector of the pass is a full one, cnt COL_SHORT_NV. */
+#define COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j, STMT)                   \
+    do {                                                                                           \
+        for (size_t c = 0; c < COL_SHORT_NV; c++) {                                               \
+            if (!(FULL) && c >= (cnt))                                                             \
+                break;                                                                             \
+            const size_t o = ((v0) + c) * (EPV);                                                   \
+            const V q_ = (FULL) || (v0) + c < nfull ? COL_SHORT_QUAD(V, T, LD, MAP, OP, ID, j, o)  \
+                                                    : COL_SHORT_QUAD(V, T, LDM, MAP, OP, ID, j, o); \
+            STMT;                                                                                  \
+        }                                                                                          \
+    } while (0)
+
 /* One pass: column vectors v0 .. v0 + cnt - 1 (cnt <= COL_SHORT_NV); the last may be partial.
- * Lane j of vector c of the pass is ln_[j * nvp_ + c]. */
-#define COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt)                  \
+ * Lane j of vector c of the pass is ln_[j * nvp_ + c]. Lanes below half are id op q; the upper
+ * ones are added at once into lane j - half, the tree's first step (h = span / 2), without the
+ * id: a lower lane is never -0 (+0 + -0 = +0), so lower + (+0 + q) and lower + q have the same
+ * bits, as have 1 * q and q for MULTIPLY (any NaN stays a NaN). */
+#define COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt, FULL)            \
     do {                                                                                           \
         for (size_t j = 0; j < used; j++) {                                                        \
-            /* the tree's first step (h = span / 2) as the upper lanes come */                     \
-            const size_t at = j < half ? j : j - half;                                             \
-            for (size_t c = 0; c < COL_SHORT_NV; c++) {                                            \
-                if (c >= (cnt))                                                                    \
-                    break;                                                                         \
-                const size_t o = ((v0) + c) * (EPV);                                               \
-                const V l_ = (v0) + c < nfull                                                      \
-                                 ? OP((ID), COL_SHORT_QUAD(V, T, LD, MAP, OP, ID, j, o))           \
-                                 : OP((ID), COL_SHORT_QUAD(V, T, LDM, MAP, OP, ID, j, o));         \
-                ln_[at * nvp_ + c] = j < half ? l_ : OP(ln_[at * nvp_ + c], l_);                   \
+            if (j < half) {                                                                        \
+                V *ln = ln_ + j * nvp_;                                                            \
+                COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j,                    \
+                                ln[c] = OP((ID), q_));                                             \
+            } else {                                                                               \
+                V *ln = ln_ + (j - half) * nvp_;                                                   \
+                COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j,                    \
+                                ln[c] = OP(ln[c], q_));                                            \
             }                                                                                      \
         }                                                                                          \
         for (size_t h = half / 2; h >= 1; h /= 2)                                                  \
@@ -78,11 +93,15 @@
         for (size_t c = 0; c < COL_SHORT_NV; c++) {                                               \
             if (c >= (cnt))                                                                        \
                 break;                                                                             \
-            alignas(64) S t_[EPV];                                                                 \
-            STA(t_, ln_[c]);                                                                       \
+            const S *t_ = (const S *)&ln_[c];                                                      \
             const size_t o = ((v0) + c) * (EPV);                                                   \
-            for (size_t k = 0; k < (EPV) && o + k < K; k++)                                        \
-                out[o + k].v.FIELD = t_[k];                                                        \
+            if (o + (EPV) <= K) {                                                                  \
+                _Pragma("GCC unroll 16") for (size_t k = 0; k < (EPV); k++)                        \
+                    out[o + k].v.FIELD = t_[k];                                                    \
+            } else {                                                                               \
+                for (size_t k = 0; o + k < K; k++)                                                 \
+                    out[o + k].v.FIELD = t_[k];                                                    \
+            }                                                                                      \
         }                                                                                          \
     } while (0)
 
@@ -100,9 +119,9 @@
         V *ln_ = (V *)scratch;                                                                     \
         size_t v0 = 0;                                                                             \
         for (; v0 + COL_SHORT_NV <= nfull; v0 += COL_SHORT_NV)                                     \
-            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, COL_SHORT_NV);    \
+            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, COL_SHORT_NV, 1);    \
         if (v0 < nv)                                                                               \
-            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, nv - v0);         \
+            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, nv - v0, 0);         \
     } while (0)
 
 #endif /* DMLCPU_SIMD_COL_SHORT_H */
