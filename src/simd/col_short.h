@@ -53,37 +53,41 @@
         q_;                                                                                        \
     })
 
-/* The quads q_ of quad row j for the pass's vectors c < cnt, each followed by STMT (which may
- * use c and q_). FULL (a constant): every vector of the pass is a full one, cnt COL_SHORT_NV. */
+/* The quad of quad row j at element offset o of the pass's vector c (FULL: a full vector). */
+#define COL_SHORT_QAT(V, T, LD, LDM, MAP, OP, ID, FULL, v0, c, j, o)                             \
+    ((FULL) || (v0) + (c) < nfull ? COL_SHORT_QUAD(V, T, LD, MAP, OP, ID, j, o)                   \
+                                  : COL_SHORT_QUAD(V, T, LDM, MAP, OP, ID, j, o))
+
+/* STMT for the pass's vectors c < cnt, with o their element offset and q_ the quad of quad row
+ * j. FULL (a constant): every vector of the pass is a full one, cnt COL_SHORT_NV. */
 #define COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j, STMT)                   \
     do {                                                                                           \
         for (size_t c = 0; c < COL_SHORT_NV; c++) {                                               \
             if (!(FULL) && c >= (cnt))                                                             \
                 break;                                                                             \
             const size_t o = ((v0) + c) * (EPV);                                                   \
-            const V q_ = (FULL) || (v0) + c < nfull ? COL_SHORT_QUAD(V, T, LD, MAP, OP, ID, j, o)  \
-                                                    : COL_SHORT_QUAD(V, T, LDM, MAP, OP, ID, j, o); \
+            const V q_ = COL_SHORT_QAT(V, T, LD, LDM, MAP, OP, ID, FULL, v0, c, j, o);             \
             STMT;                                                                                  \
         }                                                                                          \
     } while (0)
 
 /* One pass: column vectors v0 .. v0 + cnt - 1 (cnt <= COL_SHORT_NV); the last may be partial.
- * Lane j of vector c of the pass is ln_[j * nvp_ + c]. Lanes below half are id op q; the upper
- * ones are added at once into lane j - half, the tree's first step (h = span / 2), without the
- * id: a lower lane is never -0 (+0 + -0 = +0), so lower + (+0 + q) and lower + q have the same
- * bits, as have 1 * q and q for MULTIPLY (any NaN stays a NaN). */
+ * Lane j of vector c of the pass is ln_[j * nvp_ + c]. Lane j < half is id op q_j, then, with
+ * the tree's first step (h = span / 2), op q_{j + half} when that quad exists: both quads are
+ * read together and the lane is stored once. The upper lane's id is left out: a lower lane is
+ * never -0 (+0 + -0 = +0), so lower + (+0 + q) and lower + q have the same bits, as have 1 * q
+ * and q for MULTIPLY (any NaN stays a NaN). */
 #define COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt, FULL)            \
     do {                                                                                           \
-        for (size_t j = 0; j < used; j++) {                                                        \
-            if (j < half) {                                                                        \
-                V *ln = ln_ + j * nvp_;                                                            \
-                COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j,                    \
+        for (size_t j = 0; j < half; j++) {                                                        \
+            V *ln = ln_ + j * nvp_;                                                                \
+            if (j + half < used)                                                                   \
+                COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j,                 \
+                                ln[c] = OP(OP((ID), q_), COL_SHORT_QAT(V, T, LD, LDM, MAP, OP, ID, \
+                                                                       FULL, v0, c, j + half, o)));\
+            else                                                                                   \
+                COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j,                 \
                                 ln[c] = OP((ID), q_));                                             \
-            } else {                                                                               \
-                V *ln = ln_ + (j - half) * nvp_;                                                   \
-                COL_SHORT_QUADS(V, EPV, T, LD, LDM, MAP, OP, ID, v0, cnt, FULL, j,                    \
-                                ln[c] = OP(ln[c], q_));                                            \
-            }                                                                                      \
         }                                                                                          \
         for (size_t h = half / 2; h >= 1; h /= 2)                                                  \
             for (size_t i = 0; i < h && i + h < used; i++)                                         \
