@@ -415,7 +415,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
     p->expand2 = NULL;
     op->isa = DMLCPU_ISA_SCALAR;
     dmlcpu_isa transpose_isa = DMLCPU_ISA_SCALAR;
-    transpose_fn transpose_stream = NULL;
+    transpose_fn transpose_stream = NULL, transpose_small = NULL;
     bool transpose_narrow = false, transpose_lines = false;
     const kernel_table *narrow = NULL; /* the best table whose transposes take narrow tiles */
     copy_fn copy_stream = NULL;
@@ -436,6 +436,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
         if (tables[t]->transpose[size_index(es)]) {
             p->transpose = tables[t]->transpose[size_index(es)];
             transpose_stream = tables[t]->transpose_stream[size_index(es)];
+            transpose_small = tables[t]->transpose_small[size_index(es)];
             transpose_fence = tables[t]->stream_fence;
             transpose_isa = tables[t]->isa;
             transpose_narrow = tables[t]->transpose_narrow;
@@ -454,6 +455,7 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
          * table's for all its tiles */
         p->transpose = narrow->transpose[size_index(es)];
         transpose_stream = narrow->transpose_stream[size_index(es)];
+        transpose_small = narrow->transpose_small[size_index(es)];
         transpose_fence = narrow->stream_fence;
         transpose_isa = narrow->isa;
         transpose_lines = narrow->transpose_stream_lines;
@@ -475,6 +477,8 @@ dmlcpu_status copy_create(dmlcpu_operator *op, const dmlcpu_operator_desc *desc,
             p->copy_block = NULL;
             p->stream_fence = copy_fence;
         }
+    } else if (transpose_small && p->bytes <= DMLCPU_COPY_SMALL_BYTES) {
+        p->transpose = transpose_small; /* in the L2: see kernels.h */
     }
     return st;
 }

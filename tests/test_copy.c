@@ -575,6 +575,29 @@ static void transpose_both_ways(tu_rng *r, dmlcpu_data_type type, uint32_t rows,
     }
 }
 
+/* IDENTITY of a packed [rows - 3, other] into a column-major output whose rows are `rows`
+ * elements apart: they start where the buffer does, on a line when rows is whole lines. */
+static void transpose_padded_output(tu_rng *r, dmlcpu_data_type type, uint32_t rows, uint32_t other)
+{
+    const uint32_t es = (uint32_t)ref_type_size(type);
+    const uint32_t sizes[2] = {rows - 3, other};
+    tensor_buf x[2];
+    tb_make_perm(r, &x[0], type, 2, sizes, 1, TU_LAYOUT_PACKED_EXPLICIT, NULL);
+    tu_tensor_init(&x[1].t, type, 2, sizes);
+    x[1].t.has_strides = 1;
+    x[1].t.strides[0] = 1;
+    x[1].t.strides[1] = rows;
+    x[1].t.declared_size = (uint64_t)rows * other * es; /* whole lines: the buffer starts on one */
+    x[1].desc = tu_desc(&x[1].t);
+    x[1].bytes = (size_t)tu_binding_bytes(&x[1].t);
+    x[1].data = tu_buffer_alloc(&x[1].buf, x[1].bytes, es, 0);
+    tu_fill(r, DMLCPU_DATA_TYPE_UINT8, x[1].data, x[1].bytes, TU_DATA_RAW, 0);
+    x[1].copy = malloc(x[1].bytes);
+    cr_assert_not_null(x[1].copy);
+    memcpy(x[1].copy, x[1].data, x[1].bytes);
+    run_identity(r, &x[0], &x[1]);
+}
+
 /* IDENTITY transposes above DMLCPU_STREAM_MIN_BYTES whose destination rows start on 64-byte
  * lines (their length a multiple of 64 bytes, buffers starting on a line): AVX3 writes the tiles
  * of 2- to 8-byte elements in blocks of 64-byte rows straight to the destination. The other
@@ -593,24 +616,33 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
     const uint32_t other = ((17u << 20) / es / rows) / edge * edge + line + 3;
     exact_buffers = 1;
     transpose_both_ways(&r, type, rows, other);
-    /* way 2: the output's columns padded to whole lines, so that its rows start on lines but
-     * end 3 elements before the next (the tiles that end a row end with a part of a line) */
-    const uint32_t sizes[2] = {rows - 3, other};
-    tensor_buf x[2];
-    tb_make_perm(&r, &x[0], type, 2, sizes, 1, TU_LAYOUT_PACKED_EXPLICIT, NULL);
-    tu_tensor_init(&x[1].t, type, 2, sizes);
-    x[1].t.has_strides = 1;
-    x[1].t.strides[0] = 1;
-    x[1].t.strides[1] = rows;
-    x[1].t.declared_size = (uint64_t)rows * other * es; /* whole lines: the buffer starts on one */
-    x[1].desc = tu_desc(&x[1].t);
-    x[1].bytes = (size_t)tu_binding_bytes(&x[1].t);
-    x[1].data = tu_buffer_alloc(&x[1].buf, x[1].bytes, es, 0);
-    tu_fill(&r, DMLCPU_DATA_TYPE_UINT8, x[1].data, x[1].bytes, TU_DATA_RAW, 0);
-    x[1].copy = malloc(x[1].bytes);
-    cr_assert_not_null(x[1].copy);
-    memcpy(x[1].copy, x[1].data, x[1].bytes);
-    run_identity(&r, &x[0], &x[1]);
+    /* the output's columns padded to whole lines, so that its rows start on lines but end 3
+     * elements before the next (the tiles that end a row end with a part of a line) */
+    transpose_padded_output(&r, type, rows, other);
+    exact_buffers = 0;
+}
+
+/* IDENTITY transposes of at most DMLCPU_COPY_SMALL_BYTES (1 MiB) whose destination rows start on
+ * 64-byte lines (buffers on a line, rows of whole lines): AVX3's transpose_small writes tiles of
+ * 2- to 8-byte elements at least a line wide and high in blocks of whole lines straight to the
+ * destination. Rows of 1 KiB with 549 of them (the last tile of each band not whole blocks
+ * high: blocks overlapping the one before), rows of three lines with 21 of them, rows 1 KiB
+ * apart holding 3 elements less (tiles not whole blocks wide); both ways. Then about 5 MiB cut
+ * into tasks (the buffered tiles), at random thread counts. */
+ParameterizedTestParameters(copy, cache_line_transpose) { return identity_per_element_size(); }
+
+ParameterizedTest(copy_param *p, copy, cache_line_transpose)
+{
+    tu_rng r;
+    tu_rng_init(&r, "copy.cache_line_transpose", (uint64_t)p->type, 0);
+    const dmlcpu_data_type type = (dmlcpu_data_type)p->type;
+    const uint32_t es = (uint32_t)ref_type_size(type), line = 64 / es;
+    exact_buffers = 1;
+    transpose_both_ways(&r, type, 1024 / es, 549);
+    transpose_both_ways(&r, type, 3 * line, 21);
+    transpose_padded_output(&r, type, 1024 / es, 549);
+    if (!tu_reduced())
+        transpose_both_ways(&r, type, 2048, (5u << 20) / es / 2048 + 7);
     exact_buffers = 0;
 }
 

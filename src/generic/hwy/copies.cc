@@ -502,17 +502,17 @@ HWY_INLINE void TransposeBlocks4(V &a, V &b, V &c, V &e)
 // the four groups, 4 x 4 block-transposed, gives rows j, 16 + j, 32 + j and 48 + j whole. The
 // 32 x 16 blocks of TransposeBlock store 16 bytes at a time, twice as many stores a byte with
 // the buffer's copy to the destination after them.
-// Whether 64 rows `pitch` bytes apart put at most 8 of their first lines in any one of 64 sets
-// of 64-byte lines (a 4 KiB way, as in the L1 of current x86 cores). TransposeByteBlock's
+// Whether `rows` rows `pitch` bytes apart put at most 8 of their first lines in any one of 64
+// sets of 64-byte lines (a 4 KiB way, as in the L1 of current x86 cores). TransposeByteBlock's
 // stores go straight to the destination rows, 64 at a time: with the rows 1 KiB apart or a
 // multiple of 2 KiB, those lines evict each other before they are written out. UINT8
 // transposes, one process alternating both builds in either order (medians of 21, Zen 5): rows
 // 64 to 512 bytes apart 1.19-2.0x faster than the buffered blocks (the bench's 512 KiB case,
 // 512 x 1024: 1.45x), 1 KiB apart 1.0-1.11x, 2 and 4 KiB apart 1.6-2.0x slower.
-HWY_INLINE bool FewLinesPerSet(ptrdiff_t pitch)
+HWY_INLINE bool FewLinesPerSet(ptrdiff_t pitch, size_t rows = 64)
 {
     uint8_t n[64] = {0};
-    for (size_t r = 0; r < 64; r++)
+    for (size_t r = 0; r < rows; r++)
         if (++n[((size_t)r * (size_t)pitch >> 6) & 63] > 8)
             return false;
     return true;
@@ -600,6 +600,65 @@ HWY_INLINE void TransposeLineBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY
 #pragma GCC unroll 32
     for (size_t i = 0; i < n; i++)
         hn::Stream(v[i], dt, d + (ptrdiff_t)i * ds);
+}
+
+// Transposes a B4 x B4 block of 2- to 8-byte elements (32 x 32 FLOAT16, 16 x 16 FLOAT32, 8 x 8
+// FLOAT64) straight to the destination: d[r * ds + c] = s[c * ss + r] for r, c < B4, one 64-byte
+// store per row. Each vector is built from four 16-byte pieces of four source rows (a load and
+// three inserts, which issue on two ports where 512-bit shuffles issue on one), block a of
+// vector (p, b) holding row k*a + b, columns k*p .. k*p + k (k = 16 / sizeof(T) elements a
+// piece); the k vectors (p, b), b < k, are then k x k transposes within their 16-byte blocks
+// (log2(k) rounds of interleaves), whose vector q is destination row k*p + q. Four-round
+// transposes of whole lines (TransposeLines) took 1.3-1.5x the time in cache, as did the tiles'
+// buffered blocks of 32-byte vectors.
+template <typename T>
+HWY_INLINE void TransposePiecesBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY_RESTRICT s,
+                                     ptrdiff_t ss)
+{
+    static_assert(sizeof(T) >= 2 && sizeof(T) <= 8, "2- to 8-byte elements");
+    constexpr size_t k = 16 / sizeof(T);
+    const ptrdiff_t row = (ptrdiff_t)k * ss; // elements between the pieces of a vector
+#pragma GCC unroll 4
+    for (size_t p = 0; p < 4; p++) {
+        __m512i v[k];
+#pragma GCC unroll 8
+        for (size_t b = 0; b < k; b++) {
+            const T *q = s + (ptrdiff_t)b * ss + (ptrdiff_t)(k * p);
+            __m512i x = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i *>(q)));
+            x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + row)), 1);
+            x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + 2 * row)), 2);
+            v[b] = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + 3 * row)), 3);
+        }
+        if constexpr (sizeof(T) == 2) {
+#pragma GCC unroll 4
+            for (size_t i = 0; i < 4; i++) {
+                const __m512i lo = _mm512_unpacklo_epi16(v[2 * i], v[2 * i + 1]);
+                v[2 * i + 1] = _mm512_unpackhi_epi16(v[2 * i], v[2 * i + 1]);
+                v[2 * i] = lo;
+            }
+        }
+        if constexpr (sizeof(T) <= 4) { // 32-bit interleaves within each group of four
+#pragma GCC unroll 2
+            for (size_t g = 0; g < k; g += 4) {
+                const __m512i a0 = v[g], a1 = v[g + 1], a2 = v[g + 2], a3 = v[g + 3];
+                const __m512i x = sizeof(T) == 2 ? a2 : a1, y = sizeof(T) == 2 ? a1 : a2;
+                v[g] = _mm512_unpacklo_epi32(a0, x);
+                v[g + 1] = _mm512_unpackhi_epi32(a0, x);
+                v[g + 2] = _mm512_unpacklo_epi32(y, a3);
+                v[g + 3] = _mm512_unpackhi_epi32(y, a3);
+            }
+        }
+        // the last round: 64-bit halves of vectors h and h + k/2
+        T *o = d + (ptrdiff_t)(k * p) * ds;
+        constexpr size_t h2 = k / 2;
+#pragma GCC unroll 4
+        for (size_t h = 0; h < h2; h++) {
+            const __m512i lo = _mm512_unpacklo_epi64(v[h], v[h + h2]);
+            const __m512i hi = _mm512_unpackhi_epi64(v[h], v[h + h2]);
+            _mm512_storeu_si512(o + (ptrdiff_t)(2 * h) * ds, lo);
+            _mm512_storeu_si512(o + (ptrdiff_t)(2 * h + 1) * ds, hi);
+        }
+    }
 }
 
 // Lanes [i, i + L) of the concatenation a:b of two vectors of L lanes of 4 or 8 bytes (i <= L):
@@ -1143,7 +1202,7 @@ HWY_INLINE void TransposeRowsShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *H
 #else
 #define DMLCPU_ROWS_INLINE
 #endif
-template <typename T, size_t EDGE, bool STREAM>
+template <typename T, size_t EDGE, bool STREAM, bool SMALL = false>
 DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, ptrdiff_t sc, size_t nr,
                                       size_t nc, size_t before, size_t after)
 {
@@ -1194,6 +1253,31 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
         // (transpose_stream_lines); execute checks that buffers are aligned to the element size
         TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
         return;
+    }
+    if constexpr (SMALL && sizeof(T) >= 2) {
+        // an operator that fits the L2 (transpose_small), destination rows on lines: blocks of
+        // whole lines straight to them (edges as blocks that end at the tile's last row or
+        // column, overlapping blocks already done). Larger copies keep the buffered tiles:
+        // from 2 MiB on, rows 2 or 4 KiB apart took 1.05-1.13x their time.
+        constexpr size_t B4 = 64 / sizeof(T);
+        if (nr >= B4 && nc >= B4 && ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0) {
+            const auto block = [&](size_t r0, size_t c0) {
+                TransposePiecesBlock<T>(d + (ptrdiff_t)r0 * dr + c0, dr,
+                                        s + (ptrdiff_t)c0 * sc + r0, sc);
+            };
+            for (size_t c0 = 0;; c0 += B4) {
+                c0 = c0 + B4 > nc ? nc - B4 : c0;
+                for (size_t r0 = 0;; r0 += B4) {
+                    r0 = r0 + B4 > nr ? nr - B4 : r0;
+                    block(r0, c0);
+                    if (r0 + B4 == nr)
+                        break;
+                }
+                if (c0 + B4 == nc)
+                    break;
+            }
+            return;
+        }
     }
 #endif
     const size_t op = nc + PAD; // pitch
@@ -1274,6 +1358,9 @@ void FillCopies(kernel_table *t)
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
     g_carry_in_registers = CarryInRegisters();
     t->transpose_stream_lines = true; // TransposeShifted
+    t->transpose_small[1] = TransposeTile<uint16_t, DMLCPU_TILE_EDGE_X16, false, true>;
+    t->transpose_small[2] = TransposeTile<uint32_t, DMLCPU_TILE_EDGE_X32, false, true>;
+    t->transpose_small[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64, false, true>;
 #endif
     t->stream_fence = StreamFence;
 #endif
