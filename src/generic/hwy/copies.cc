@@ -602,20 +602,20 @@ HWY_INLINE void TransposeLineBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY
         hn::Stream(v[i], dt, d + (ptrdiff_t)i * ds);
 }
 
-// Transposes a B4 x B4 block of 2- to 8-byte elements (32 x 32 FLOAT16, 16 x 16 FLOAT32, 8 x 8
-// FLOAT64) straight to the destination: d[r * ds + c] = s[c * ss + r] for r, c < B4, one 64-byte
-// store per row. Each vector is built from four 16-byte pieces of four source rows (a load and
-// three inserts, which issue on two ports where 512-bit shuffles issue on one), block a of
-// vector (p, b) holding row k*a + b, columns k*p .. k*p + k (k = 16 / sizeof(T) elements a
-// piece); the k vectors (p, b), b < k, are then k x k transposes within their 16-byte blocks
-// (log2(k) rounds of interleaves), whose vector q is destination row k*p + q. Four-round
-// transposes of whole lines (TransposeLines) took 1.3-1.5x the time in cache, as did the tiles'
-// buffered blocks of 32-byte vectors.
+// Transposes a B4 x B4 block (64 x 64 UINT8, 32 x 32 FLOAT16, 16 x 16 FLOAT32, 8 x 8 FLOAT64)
+// straight to the destination: d[r * ds + c] = s[c * ss + r] for r, c < B4, one 64-byte store
+// per row. Each vector is built from four 16-byte pieces of four source rows (a load and three
+// inserts, which issue on two ports where 512-bit shuffles issue on one), block a of vector
+// (p, b) holding row k*a + b, columns k*p .. k*p + k (k = 16 / sizeof(T) elements a piece); the
+// k vectors (p, b), b < k, are then k x k transposes within their 16-byte blocks (log2(k)
+// rounds of interleaves), whose vector q is destination row k*p + q. Four-round transposes of
+// whole lines (TransposeLines) took 1.3-1.5x the time in cache, as did the tiles' buffered
+// blocks of 32-byte vectors.
 template <typename T>
 HWY_INLINE void TransposePiecesBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *HWY_RESTRICT s,
                                      ptrdiff_t ss)
 {
-    static_assert(sizeof(T) >= 2 && sizeof(T) <= 8, "2- to 8-byte elements");
+    static_assert(sizeof(T) <= 8, "1- to 8-byte elements");
     constexpr size_t k = 16 / sizeof(T);
     const ptrdiff_t row = (ptrdiff_t)k * ss; // elements between the pieces of a vector
 #pragma GCC unroll 4
@@ -628,6 +628,25 @@ HWY_INLINE void TransposePiecesBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *H
             x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + row)), 1);
             x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + 2 * row)), 2);
             v[b] = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + 3 * row)), 3);
+        }
+        if constexpr (sizeof(T) == 1) { // four rounds of byte zips (Zip, ZipRound)
+#pragma GCC unroll 4
+            for (size_t m = 0; m < 4; m++) {
+                __m512i z[16];
+#pragma GCC unroll 8
+                for (size_t i = 0; i < 8; i++) {
+                    z[2 * i] = _mm512_unpacklo_epi8(v[i], v[i + 8]);
+                    z[2 * i + 1] = _mm512_unpackhi_epi8(v[i], v[i + 8]);
+                }
+#pragma GCC unroll 16
+                for (size_t i = 0; i < 16; i++)
+                    v[i] = z[i];
+            }
+            T *o = d + (ptrdiff_t)(k * p) * ds;
+#pragma GCC unroll 16
+            for (size_t i = 0; i < 16; i++)
+                _mm512_storeu_si512(o + (ptrdiff_t)i * ds, v[i]);
+            continue;
         }
         if constexpr (sizeof(T) == 2) {
 #pragma GCC unroll 4
@@ -1236,29 +1255,15 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
             return;
         }
     }
-    if constexpr (STREAM) {
-        // rows not on lines (on lines: below), the last block carried in memory: 1- and 2-byte
-        // elements; 4- and 8-byte ones but on AMD's cores (g_carry_in_registers), there FLOAT32
-        // whose source rows are a multiple of 4 KiB apart (TransposeShifted's walk along a group
-        // of rows reads one line of each row, all in one cache set)
-        const bool carry = sizeof(T) <= 2 || !g_carry_in_registers ||
-                           (sizeof(T) == 4 && (size_t)sc * sizeof(T) % 4096 == 0);
-        if (carry && ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 != 0) {
-            TransposeRowsShifted<T, EDGE>(d, dr, s, sc, nr, nc, before, after);
-            return;
-        }
-    }
-    if constexpr (STREAM && sizeof(T) >= 2) {
-        // every tile of the copy (they meet at line boundaries), also those of twice the edge
-        // (transpose_stream_lines); execute checks that buffers are aligned to the element size
-        TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
-        return;
-    }
-    if constexpr (SMALL && sizeof(T) >= 2) {
+    if constexpr (SMALL) {
         // an operator that fits the L2 (transpose_small), destination rows on lines: blocks of
         // whole lines straight to them (edges as blocks that end at the tile's last row or
         // column, overlapping blocks already done). Larger copies keep the buffered tiles:
-        // from 2 MiB on, rows 2 or 4 KiB apart took 1.05-1.13x their time.
+        // from 2 MiB on, rows 2 or 4 KiB apart took 1.05-1.13x their time. UINT8 takes the
+        // byte blocks above where they apply: with rows 2 KiB apart on the source side the 64
+        // source rows of a block (read four times, a 16-byte piece each time) evict each other
+        // (256 x 2048: 1.27x the time); where they do not (destination rows 1 or 2 KiB apart)
+        // the 512 KiB to 1 MiB shapes took 1.39-1.66x less time than the buffered tiles.
         constexpr size_t B4 = 64 / sizeof(T);
         if (nr >= B4 && nc >= B4 && ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0) {
             const auto block = [&](size_t r0, size_t c0) {
@@ -1278,6 +1283,24 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
             }
             return;
         }
+    }
+    if constexpr (STREAM) {
+        // rows not on lines (on lines: below), the last block carried in memory: 1- and 2-byte
+        // elements; 4- and 8-byte ones but on AMD's cores (g_carry_in_registers), there FLOAT32
+        // whose source rows are a multiple of 4 KiB apart (TransposeShifted's walk along a group
+        // of rows reads one line of each row, all in one cache set)
+        const bool carry = sizeof(T) <= 2 || !g_carry_in_registers ||
+                           (sizeof(T) == 4 && (size_t)sc * sizeof(T) % 4096 == 0);
+        if (carry && ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 != 0) {
+            TransposeRowsShifted<T, EDGE>(d, dr, s, sc, nr, nc, before, after);
+            return;
+        }
+    }
+    if constexpr (STREAM && sizeof(T) >= 2) {
+        // every tile of the copy (they meet at line boundaries), also those of twice the edge
+        // (transpose_stream_lines); execute checks that buffers are aligned to the element size
+        TransposeShifted<T>(d, dr, s, sc, nr, nc, before, after);
+        return;
     }
 #endif
     const size_t op = nc + PAD; // pitch
@@ -1358,6 +1381,7 @@ void FillCopies(kernel_table *t)
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
     g_carry_in_registers = CarryInRegisters();
     t->transpose_stream_lines = true; // TransposeShifted
+    t->transpose_small[0] = TransposeTile<uint8_t, DMLCPU_TILE_EDGE_X8, false, true>;
     t->transpose_small[1] = TransposeTile<uint16_t, DMLCPU_TILE_EDGE_X16, false, true>;
     t->transpose_small[2] = TransposeTile<uint32_t, DMLCPU_TILE_EDGE_X32, false, true>;
     t->transpose_small[3] = TransposeTile<uint64_t, DMLCPU_TILE_EDGE_X64, false, true>;
