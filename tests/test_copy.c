@@ -627,8 +627,9 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
  * 2- to 8-byte elements at least a line wide and high in blocks of whole lines straight to the
  * destination. Rows of 1 KiB with 549 of them (the last tile of each band not whole blocks
  * high: blocks overlapping the one before), rows of three lines with 21 of them, rows 1 KiB
- * apart holding 3 elements less (tiles not whole blocks wide); both ways. Then about 5 MiB cut
- * into tasks (the buffered tiles), at random thread counts. */
+ * apart holding 3 elements less (tiles not whole blocks wide); both ways. 1- and 2-byte
+ * elements take those blocks into rows at any alignment too: 301 x 259 at random buffer
+ * offsets (UINT8 1025 x 259: rows 301 bytes apart take the byte blocks below). Then about 5 MiB cut into tasks (the buffered tiles), at random thread counts. */
 ParameterizedTestParameters(copy, cache_line_transpose) { return identity_per_element_size(); }
 
 ParameterizedTest(copy_param *p, copy, cache_line_transpose)
@@ -641,6 +642,9 @@ ParameterizedTest(copy_param *p, copy, cache_line_transpose)
     transpose_both_ways(&r, type, 1024 / es, 549);
     transpose_both_ways(&r, type, 3 * line, 21);
     transpose_padded_output(&r, type, 1024 / es, 549);
+    exact_buffers = 0;
+    transpose_both_ways(&r, type, es == 1 ? 1025 : 301, 259); /* rows not on lines */
+    exact_buffers = 1;
     if (!tu_reduced())
         transpose_both_ways(&r, type, 2048, (5u << 20) / es / 2048 + 7);
     exact_buffers = 0;
