@@ -627,9 +627,9 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
  * 2- to 8-byte elements at least a line wide and high in blocks of whole lines straight to the
  * destination. Rows of 1 KiB with 549 of them (the last tile of each band not whole blocks
  * high: blocks overlapping the one before), rows of three lines with 21 of them, rows 1 KiB
- * apart holding 3 elements less (tiles not whole blocks wide); both ways. 1- and 2-byte
- * elements take those blocks into rows at any alignment too: 301 x 259 at random buffer
- * offsets (UINT8 1025 x 259: rows 301 bytes apart take the byte blocks below). Then about 5 MiB cut into tasks (the buffered tiles), at random thread counts. */
+ * apart holding 3 elements less (tiles not whole blocks wide); both ways. 1- to 4-byte elements
+ * take those blocks into rows not on lines too: 301 x 259 at random buffer offsets (UINT8
+ * 1025 x 259: rows 301 bytes apart take the byte blocks below). Then about 5 MiB cut into tasks (the buffered tiles), at random thread counts. */
 ParameterizedTestParameters(copy, cache_line_transpose) { return identity_per_element_size(); }
 
 ParameterizedTest(copy_param *p, copy, cache_line_transpose)

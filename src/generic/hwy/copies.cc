@@ -509,11 +509,11 @@ HWY_INLINE void TransposeBlocks4(V &a, V &b, V &c, V &e)
 // transposes, one process alternating both builds in either order (medians of 21, Zen 5): rows
 // 64 to 512 bytes apart 1.19-2.0x faster than the buffered blocks (the bench's 512 KiB case,
 // 512 x 1024: 1.45x), 1 KiB apart 1.0-1.11x, 2 and 4 KiB apart 1.6-2.0x slower.
-HWY_INLINE bool FewLinesPerSet(ptrdiff_t pitch, size_t rows = 64)
+HWY_INLINE bool FewLinesPerSet(ptrdiff_t pitch, size_t rows = 64, unsigned most = 8)
 {
     uint8_t n[64] = {0};
     for (size_t r = 0; r < rows; r++)
-        if (++n[((size_t)r * (size_t)pitch >> 6) & 63] > 8)
+        if (++n[((size_t)r * (size_t)pitch >> 6) & 63] > most)
             return false;
     return true;
 }
@@ -1265,11 +1265,14 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
         // (256 x 2048: 1.27x the time); where they do not (destination rows 1 or 2 KiB apart)
         // the 512 KiB to 1 MiB shapes took 1.39-1.66x less time than the buffered tiles.
         // Rows not on lines take them too for 1- and 2-byte elements (odd shapes of UINT8
-        // 1.13-1.53x faster, FLOAT16 1.16-1.20x), not for wider ones: with rows about 2 KiB
-        // apart FLOAT32 took up to 1.26x the time, FLOAT64 1.05-1.23x on most odd shapes.
+        // 1.13-1.53x faster, FLOAT16 1.16-1.20x), and for FLOAT32 where the block's 16 rows put
+        // at most 4 lines in a set of the L1 (odd shapes 1.03-1.12x faster; rows about 2 KiB
+        // apart, 8 in a set, took up to 1.26x the time), not for FLOAT64 (1.05-1.23x the time
+        // on most odd shapes).
         constexpr size_t B4 = 64 / sizeof(T);
         if (nr >= B4 && nc >= B4 &&
-            (sizeof(T) <= 2 || ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0)) {
+            (sizeof(T) <= 2 || ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0 ||
+             (sizeof(T) == 4 && FewLinesPerSet(dr * (ptrdiff_t)sizeof(T), B4, 4)))) {
             const auto block = [&](size_t r0, size_t c0) {
                 TransposePiecesBlock<T>(d + (ptrdiff_t)r0 * dr + c0, dr,
                                         s + (ptrdiff_t)c0 * sc + r0, sc);
