@@ -623,13 +623,15 @@ ParameterizedTest(copy_param *p, copy, line_transpose)
 }
 
 /* IDENTITY transposes of at most DMLCPU_COPY_SMALL_BYTES (1 MiB) whose destination rows start on
- * 64-byte lines (buffers on a line, rows of whole lines): AVX3's transpose_small writes tiles of
- * 2- to 8-byte elements at least a line wide and high in blocks of whole lines straight to the
- * destination. Rows of 1 KiB with 549 of them (the last tile of each band not whole blocks
- * high: blocks overlapping the one before), rows of three lines with 21 of them, rows 1 KiB
- * apart holding 3 elements less (tiles not whole blocks wide); both ways. 1- to 4-byte elements
- * take those blocks into rows not on lines too: 301 x 259 at random buffer offsets (UINT8
- * 1025 x 259: rows 301 bytes apart take the byte blocks below). Then about 5 MiB cut into tasks (the buffered tiles), at random thread counts. */
+ * 64-byte lines (buffers on a line, rows of whole lines): AVX3's transpose_small writes tiles at
+ * least a line wide and high in blocks of whole lines straight to the destination (UINT8 where
+ * the byte blocks do not apply). Rows of 1 KiB with 549 of them (the last tile of each band not
+ * whole blocks high: blocks overlapping the one before), rows of three lines with 21 of them,
+ * rows 1 KiB apart holding 3 elements less (tiles not whole blocks wide); both ways. UINT8,
+ * FLOAT16 and (rows spread over the L1's sets) FLOAT32 take those blocks into rows not on lines
+ * too: 301 x 259 at random buffer offsets (UINT8 1025 x 259: with rows 301 bytes apart it takes
+ * the byte blocks). Then about 5 MiB cut into tasks (the buffered tiles), at random thread
+ * counts. */
 ParameterizedTestParameters(copy, cache_line_transpose) { return identity_per_element_size(); }
 
 ParameterizedTest(copy_param *p, copy, cache_line_transpose)

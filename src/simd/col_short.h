@@ -23,8 +23,8 @@
  * Parameters: V the vector type, EPV its lanes, T the input element;
  * LD(p) a full vector of inputs as accumulators, LDM(p) the columns of the last partial vector
  * (the identity's preimage elsewhere; the caller binds the tail state), MAP the per-element map,
- * OP(a, b) the vector operation, ID the identity vector, S the accumulator type, STA(p, v) an
- * aligned store of EPV accumulators, FIELD the partial's field. In scope: x (const char *, row
+ * OP(a, b) the vector operation, ID the identity vector, S the accumulator type (the lanes are
+ * read back as EPV of them), FIELD the partial's field. In scope: x (const char *, row
  * 0), rs (row stride in bytes), nrows (<= 4 L), K columns, nfull and nv (full and all column
  * vectors), scratch (64-byte aligned, the lane-array kernels' scratch) and out (K partials). */
 #ifndef DMLCPU_SIMD_COL_SHORT_H
@@ -77,7 +77,7 @@
  * read together and the lane is stored once. The upper lane's id is left out: a lower lane is
  * never -0 (+0 + -0 = +0), so lower + (+0 + q) and lower + q have the same bits, as have 1 * q
  * and q for MULTIPLY (any NaN stays a NaN). */
-#define COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, cnt, FULL)            \
+#define COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, FIELD, v0, cnt, FULL)                 \
     do {                                                                                           \
         for (size_t j = 0; j < half; j++) {                                                        \
             V *ln = ln_ + j * nvp_;                                                                \
@@ -112,7 +112,7 @@
 /* The whole kernel body for nrows <= 4 L: writes out[0 .. K). scratch holds the lanes of a pass
  * (L x min(nv, COL_SHORT_NV) vectors: within the L accumulators per column the lane-array
  * kernels take). */
-#define COL_SHORT(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD)                               \
+#define COL_SHORT(V, S, EPV, T, LD, LDM, MAP, OP, ID, FIELD)                                    \
     do {                                                                                           \
         const size_t used = (nrows + 3) / 4;                                                       \
         size_t span = 1;                                                                           \
@@ -123,9 +123,9 @@
         V *ln_ = (V *)scratch;                                                                     \
         size_t v0 = 0;                                                                             \
         for (; v0 + COL_SHORT_NV <= nfull; v0 += COL_SHORT_NV)                                     \
-            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, COL_SHORT_NV, 1);    \
+            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, FIELD, v0, COL_SHORT_NV, 1);         \
         if (v0 < nv)                                                                               \
-            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, STA, FIELD, v0, nv - v0, 0);         \
+            COL_SHORT_PASS(V, S, EPV, T, LD, LDM, MAP, OP, ID, FIELD, v0, nv - v0, 0);              \
     } while (0)
 
 #endif /* DMLCPU_SIMD_COL_SHORT_H */

@@ -230,7 +230,7 @@
         if (nrows <= 4 * SUM_LANES_##A && (index_base & DMLCPU_COL_SMALL)) {                       \
             const size_t nfull = K / EPV_##A, rem = K % EPV_##A, nv = nfull + (rem != 0);          \
             COL_SHORT(vacc_##A, sacc_##A, EPV_##A, T, ld_##I, COL_SHORT_LDN_##I,    \
-                      MAP, OPN##_##A, id, sta_##A, FIELD);                                         \
+                      MAP, OPN##_##A, id, FIELD);                                                  \
             return;                                                                                \
         }                                                                                          \
         SUM_COL_LANES(T, I, A, MAP, OPN, SUM_NO_AUX)                                               \

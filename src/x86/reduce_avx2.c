@@ -497,8 +497,7 @@ typedef __m128d half_pd;
         const V id = _mm256_set1_##SFX(ID), fill = id;                                             \
         COL_SETUP(EPV);                                                                            \
         if (nrows <= 4 * (L) && (index_base & DMLCPU_COL_SMALL)) {                                 \
-            COL_SHORT(V, S, EPV, T, LD, LDM##_TL, MAP, _mm256_##OPN##_##SFX, id,                \
-                      _mm256_store_##SFX, FIELD);                                                  \
+            COL_SHORT(V, S, EPV, T, LD, LDM##_TL, MAP, _mm256_##OPN##_##SFX, id, FIELD);        \
             return;                                                                                \
         }                                                                                          \
         COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX, 1)                                 \

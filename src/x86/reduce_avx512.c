@@ -475,8 +475,7 @@ DEF_MERGES(mul)
         const unsigned last = (unsigned)(K - (nv - 1) * (EPV));                                    \
         const size_t nfull = last == (EPV) ? nv : nv - 1;                                          \
         if (nrows <= 4 * (L) && (index_base & DMLCPU_COL_SMALL)) {                                 \
-            COL_SHORT(V, S, EPV, T, LD, LDM##_TL, MAP, _mm512_##OPN##_##SFX, id,                \
-                      _mm512_store_##SFX, FIELD);                                                  \
+            COL_SHORT(V, S, EPV, T, LD, LDM##_TL, MAP, _mm512_##OPN##_##SFX, id, FIELD);        \
             return;                                                                                \
         }                                                                                          \
         COL_LANES(T, V, EPV, L, LD, LDM, MAP, OPN, SFX, NO_AUX, 1)                                 \
