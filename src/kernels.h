@@ -263,7 +263,7 @@ typedef struct {
     /* optional: transpose[] for copies of at most DMLCPU_COPY_SMALL_BYTES (from the same table
      * as transpose[]) */
     transpose_fn transpose_small[4];
-    bool transpose_narrow; /* transpose[] and transpose_stream[] take narrow tiles (above) */
+    bool transpose_narrow; /* transpose[], _stream[] and _small[] take narrow tiles (above) */
     /* transpose_stream[] writes whole lines at any alignment, its tiles meeting at the rows'
      * line boundaries (transpose_fn): where the destination rows are not a multiple of 64
      * bytes apart, copy.c gives those tiles DMLCPU_TILE_WIDE_BYTES along the destination rows. */

@@ -502,8 +502,8 @@ HWY_INLINE void TransposeBlocks4(V &a, V &b, V &c, V &e)
 // the four groups, 4 x 4 block-transposed, gives rows j, 16 + j, 32 + j and 48 + j whole. The
 // 32 x 16 blocks of TransposeBlock store 16 bytes at a time, twice as many stores a byte with
 // the buffer's copy to the destination after them.
-// Whether `rows` rows `pitch` bytes apart put at most 8 of their first lines in any one of 64
-// sets of 64-byte lines (a 4 KiB way, as in the L1 of current x86 cores). TransposeByteBlock's
+// Whether `rows` rows `pitch` bytes apart put at most `most` of their first lines in any one of
+// 64 sets of 64-byte lines (a 4 KiB way, as in the L1 of current x86 cores). TransposeByteBlock's
 // stores go straight to the destination rows, 64 at a time: with the rows 1 KiB apart or a
 // multiple of 2 KiB, those lines evict each other before they are written out. UINT8
 // transposes, one process alternating both builds in either order (medians of 21, Zen 5): rows
