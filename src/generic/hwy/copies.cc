@@ -629,23 +629,19 @@ HWY_INLINE void TransposePiecesBlock(T *HWY_RESTRICT d, ptrdiff_t ds, const T *H
             x = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + 2 * row)), 2);
             v[b] = _mm512_inserti32x4(x, _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + 3 * row)), 3);
         }
-        if constexpr (sizeof(T) == 1) { // four rounds of byte zips (Zip, ZipRound)
-#pragma GCC unroll 4
-            for (size_t m = 0; m < 4; m++) {
-                __m512i z[16];
-#pragma GCC unroll 8
-                for (size_t i = 0; i < 8; i++) {
-                    z[2 * i] = _mm512_unpacklo_epi8(v[i], v[i + 8]);
-                    z[2 * i + 1] = _mm512_unpackhi_epi8(v[i], v[i + 8]);
-                }
+        if constexpr (sizeof(T) == 1) { // four rounds of byte zips, as TransposeByteBlock's
+            const hn::FixedTag<uint8_t, 64> dt;
+            hn::Vec<decltype(dt)> w[16];
 #pragma GCC unroll 16
-                for (size_t i = 0; i < 16; i++)
-                    v[i] = z[i];
-            }
+            for (size_t i = 0; i < 16; i++)
+                w[i].raw = v[i];
+#pragma GCC unroll 4
+            for (size_t m = 0; m < 4; m++)
+                ZipRound<16>(dt, w);
             T *o = d + (ptrdiff_t)(k * p) * ds;
 #pragma GCC unroll 16
             for (size_t i = 0; i < 16; i++)
-                _mm512_storeu_si512(o + (ptrdiff_t)i * ds, v[i]);
+                hn::StoreU(w[i], dt, o + (ptrdiff_t)i * ds);
             continue;
         }
         if constexpr (sizeof(T) == 2) {
