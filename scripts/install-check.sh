@@ -29,15 +29,19 @@ soname=$(readelf -d "$libdir/libdmlcpu.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1
 echo "SONAME: $soname"
 [ "$soname" = libdmlcpu.so.0 ] || { echo "expected SONAME libdmlcpu.so.0"; exit 1; }
 
-needs_dmlcpu() { readelf -d "$1" | grep -q 'NEEDED.*\[libdmlcpu\.so\.0\]'; }
+# Tools' output is read whole before it is matched: with pipefail, `tool | grep -q` fails when grep
+# quits at its match before the tool has written the rest (SIGPIPE), as ldd does on a busy machine.
+needs_dmlcpu() { local d; d=$(readelf -d "$1"); grep -q 'NEEDED.*\[libdmlcpu\.so\.0\]' <<<"$d"; }
 run() { # name, executable, shared|static
     out=$("$2")
     echo "$1: $out"
     [ "${out%% on *}" = "[[6, 6, 9]]" ] || { echo "$1: wrong result"; exit 1; }
     if [ "$3" = shared ]; then
         needs_dmlcpu "$2" || { echo "$1: does not link libdmlcpu.so.0"; exit 1; }
-        ldd "$2" | grep -q "libdmlcpu\.so\.0 => $libdir/libdmlcpu\.so\.0 " ||
-            { echo "$1: did not load the installed libdmlcpu.so.0"; exit 1; }
+        deps=$(ldd "$2")
+        loaded=$(sed -n 's/^[[:space:]]*libdmlcpu\.so\.0 => \(.*\) (0x[0-9a-f]*)$/\1/p' <<<"$deps")
+        [ -n "$loaded" ] && [ "$loaded" -ef "$libdir/libdmlcpu.so.0" ] ||
+            { echo "$1: did not load the installed libdmlcpu.so.0:"; echo "$deps"; exit 1; }
     else
         ! needs_dmlcpu "$2" || { echo "$1: a static build needs libdmlcpu.so.0"; exit 1; }
     fi

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
 
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if ! grep -qx arm64 <<<"$(dpkg --print-foreign-architectures)"; then
     echo "adding the arm64 architecture to dpkg"
     dpkg --add-architecture arm64
     apt-get -o DPkg::Lock::Timeout=900 update -qq
@@ -44,7 +44,7 @@ cmake --build "$build"
 # The emulated CPU must be detected as NEON, or the neon suites would run the scalar level.
 smoke=$(scripts/qemu-aarch64-run "$build/tests/smoke" 2>&1) || { echo "$smoke" >&2; exit 1; }
 echo "under qemu-aarch64: $(echo "$smoke" | head -n 1)"
-echo "$smoke" | grep -qx "detected ISA: neon" || { echo "expected neon under qemu-aarch64" >&2; exit 1; }
+grep -qx "detected ISA: neon" <<<"$smoke" || { echo "expected neon under qemu-aarch64" >&2; exit 1; }
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
