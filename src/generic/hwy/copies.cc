@@ -1183,6 +1183,36 @@ HWY_INLINE void TransposeRowsShifted(T *HWY_RESTRICT d, ptrdiff_t dr, const T *H
 }
 #endif
 
+// The B x B blocks of an nr x nc tile (nr, nc >= B), block(r0, c0) for each: along the
+// destination rows (r0 outer) or down the columns (c0 outer), each walk ending with the blocks
+// that end at the tile's last row or column (overlapping blocks already done where B does not
+// divide nr or nc). Along the rows, each block's stores go to the next line of the same rows, which
+// the L2's prefetchers follow: in the L2 (transpose_small) UINT8 512 x 1024 1.17-1.21x faster than
+// down the columns, 256 x 2048 and 2048 x 256 1.07x, 1024 x 1024 1.09x; FLOAT16 512 x 512 and
+// 511 x 513 1.19-1.20x, other shapes of at most 1 MiB 1.07-1.11x, 384 x 640 0.92x; FLOAT64
+// 1.07-1.33x, 200 x 300 0.93x; FLOAT32 0.93-1.15x, as many shapes slower as faster, so it keeps
+// the columns. Larger UINT8 copies (2 to 6 MiB, byte blocks without the stream stores) were
+// 0.96-1.03x along the rows and keep the columns too.
+template <class F>
+HWY_INLINE void WalkBlocks(size_t nr, size_t nc, size_t B, bool rows_outer, const F &block)
+{
+    const size_t n_out = rows_outer ? nr : nc, n_in = rows_outer ? nc : nr;
+    for (size_t o = 0;; o += B) {
+        o = o + B > n_out ? n_out - B : o;
+        for (size_t i = 0;; i += B) {
+            i = i + B > n_in ? n_in - B : i;
+            if (rows_outer)
+                block(o, i);
+            else
+                block(i, o);
+            if (i + B == n_in)
+                break;
+        }
+        if (o + B == n_out)
+            break;
+    }
+}
+
 // Copies an nr x nc tile (at most EDGE on each side) whose source columns and destination rows
 // are contiguous (transpose_fn): dst[r * dr + c] = src[c * sc + r] (strides in elements). Blocks
 // are transposed in registers from the source into a buffer, a block's source columns at a time
@@ -1240,23 +1270,13 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
         // where a block's 64 destination rows spread over the L1's sets (FewLinesPerSet)
         const bool lines = ((uintptr_t)d | (uintptr_t)dr) % 64 == 0;
         if (nr % 64 == 0 && nc % 64 == 0 && (!STREAM || lines) && FewLinesPerSet(dr)) {
-            if (STREAM) {
-                for (size_t c0 = 0; c0 < nc; c0 += 64)
-                    for (size_t r0 = 0; r0 < nr; r0 += 64) {
-                        for (size_t j = 0; j < 64; j++) // the next tile's lines, into L2
-                            __builtin_prefetch(s + (ptrdiff_t)(c0 + j) * sc + r0 + nr, 0, 2);
-                        TransposeByteBlock<STREAM>(d + (ptrdiff_t)r0 * dr + c0, dr,
-                                                   s + (ptrdiff_t)c0 * sc + r0, sc);
-                    }
-            } else {
-                // along the destination rows: 64 stores to the next line of the same rows, as
-                // the L2's prefetchers follow them (512 x 1024 1.17-1.21x faster than down the
-                // columns, 256 x 2048 and 2048 x 256 1.07x, 1024 x 1024 1.09x)
-                for (size_t r0 = 0; r0 < nr; r0 += 64)
-                    for (size_t c0 = 0; c0 < nc; c0 += 64)
-                        TransposeByteBlock<false>(d + (ptrdiff_t)r0 * dr + c0, dr,
-                                                  s + (ptrdiff_t)c0 * sc + r0, sc);
-            }
+            WalkBlocks(nr, nc, 64, SMALL, [&](size_t r0, size_t c0) {
+                if (STREAM)
+                    for (size_t j = 0; j < 64; j++) // the next tile's lines, into L2
+                        __builtin_prefetch(s + (ptrdiff_t)(c0 + j) * sc + r0 + nr, 0, 2);
+                TransposeByteBlock<STREAM>(d + (ptrdiff_t)r0 * dr + c0, dr,
+                                           s + (ptrdiff_t)c0 * sc + r0, sc);
+            });
             return;
         }
     }
@@ -1278,32 +1298,10 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
         if (nr >= B4 && nc >= B4 &&
             (sizeof(T) <= 2 || ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0 ||
              (sizeof(T) == 4 && FewLinesPerSet(dr * (ptrdiff_t)sizeof(T), B4, 4)))) {
-            const auto block = [&](size_t r0, size_t c0) {
+            WalkBlocks(nr, nc, B4, sizeof(T) != 4, [&](size_t r0, size_t c0) {
                 TransposePiecesBlock<T>(d + (ptrdiff_t)r0 * dr + c0, dr,
                                         s + (ptrdiff_t)c0 * sc + r0, sc);
-            };
-            // blocks along the destination rows for 1-, 2- and 8-byte elements, as the byte
-            // blocks above (FLOAT16 512 x 512 and 511 x 513 1.19-1.20x faster than down the
-            // columns, other shapes of at most 1 MiB 1.07-1.11x, 384 x 640 0.92x; FLOAT64
-            // 1.07-1.33x, 200 x 300 0.93x); down the columns for FLOAT32 (0.93-1.15x along the
-            // rows, as many shapes slower as faster); both walks end with the blocks that end at
-            // the last row or column
-            const bool rows_outer = sizeof(T) != 4;
-            const size_t n_out = rows_outer ? nr : nc, n_in = rows_outer ? nc : nr;
-            for (size_t o = 0;; o += B4) {
-                o = o + B4 > n_out ? n_out - B4 : o;
-                for (size_t i = 0;; i += B4) {
-                    i = i + B4 > n_in ? n_in - B4 : i;
-                    if (rows_outer)
-                        block(o, i);
-                    else
-                        block(i, o);
-                    if (i + B4 == n_in)
-                        break;
-                }
-                if (o + B4 == n_out)
-                    break;
-            }
+            });
             return;
         }
     }
