@@ -502,18 +502,18 @@ HWY_INLINE void TransposeBlocks4(V &a, V &b, V &c, V &e)
 // the four groups, 4 x 4 block-transposed, gives rows j, 16 + j, 32 + j and 48 + j whole. The
 // 32 x 16 blocks of TransposeBlock store 16 bytes at a time, twice as many stores a byte with
 // the buffer's copy to the destination after them.
-// Whether `rows` rows `pitch` bytes apart put at most `most` of their first lines in any one of
+// Whether 64 rows `pitch` bytes apart put at most 8 of their first lines in any one of the
 // 64 sets of 64-byte lines (a 4 KiB way, as in the L1 of current x86 cores). TransposeByteBlock's
 // stores go straight to the destination rows, 64 at a time: with the rows 1 KiB apart or a
 // multiple of 2 KiB, those lines evict each other before they are written out. UINT8
 // transposes, one process alternating both builds in either order (medians of 21, Zen 5): rows
 // 64 to 512 bytes apart 1.19-2.0x faster than the buffered blocks (the bench's 512 KiB case,
 // 512 x 1024: 1.45x), 1 KiB apart 1.0-1.11x, 2 and 4 KiB apart 1.6-2.0x slower.
-HWY_INLINE bool FewLinesPerSet(ptrdiff_t pitch, size_t rows = 64, unsigned most = 8)
+HWY_INLINE bool FewLinesPerSet(ptrdiff_t pitch)
 {
     uint8_t n[64] = {0};
-    for (size_t r = 0; r < rows; r++)
-        if (++n[((size_t)r * (size_t)pitch >> 6) & 63] > most)
+    for (size_t r = 0; r < 64; r++)
+        if (++n[((size_t)r * (size_t)pitch >> 6) & 63] > 8)
             return false;
     return true;
 }
@@ -1213,6 +1213,52 @@ HWY_INLINE void WalkBlocks(size_t nr, size_t nc, size_t B, bool rows_outer, cons
     }
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// A tile of an operator that fits the L2 (transpose_small) whose destination rows are not on
+// lines, 4- and 8-byte elements: a band of B4 rows at a time (the last band ending at the tile's
+// last row, overlapping the one before), its blocks transposed (TransposePiecesBlock) into a
+// stage in L1 whose rows are on lines, then each row written out in whole-line stores, masked at
+// the row's two ends (the line another tile or row shares), loaded from the stage shifted by the
+// row's offset in its first line. Stored straight, every 64-byte store of a block spans two
+// lines. One process alternating both (medians of 1001 calls, Xeon, AVX-512), against the
+// piece blocks straight to the rows (FLOAT32) and the buffered tiles (FLOAT64): FLOAT32
+// 255 x 513 1.32x, 383 x 257 1.35x, 300 x 333 1.48x, 100 x 1000 1.34x, 129 x 1023 1.21x,
+// 200 x 300 1.16x, 1000 x 100 1.11x; FLOAT64 255 x 257 1.37x, 300 x 333 1.32x, 127 x 513 1.30x,
+// 383 x 129 1.17x, 100 x 1000 1.11x. UINT8 and FLOAT16 keep their blocks straight to the rows
+// (511 x 1025 UINT8 0.94x this way, with the byte blocks into the stage too; 511 x 513 FLOAT16
+// 1.00x): wider tiles (a band's rows 512 or 1024 bytes long) did not help either (0.83-1.10x).
+template <typename T, size_t EDGE>
+HWY_INLINE void TransposeBanded(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
+                                ptrdiff_t sc, size_t nr, size_t nc)
+{
+    constexpr size_t B4 = 64 / sizeof(T);
+    constexpr size_t P = B4 + (EDGE + B4 - 1) / B4 * B4 + B4; // a lead line, the row, a pad line
+    alignas(64) T stage[B4 * P];
+    const hn::FixedTag<T, B4> dt;
+    for (size_t r0 = 0;; r0 += B4) {
+        r0 = r0 + B4 > nr ? nr - B4 : r0;
+        WalkBlocks(B4, nc, B4, true, [&](size_t, size_t c0) {
+            TransposePiecesBlock<T>(stage + B4 + c0, (ptrdiff_t)P, s + (ptrdiff_t)c0 * sc + r0, sc);
+        });
+        for (size_t q = 0; q < B4; q++) {
+            T *row = d + (ptrdiff_t)(r0 + q) * dr;
+            const size_t off = (size_t)((uintptr_t)row % 64) / sizeof(T);
+            T *line = row - off;                       // the row's first line
+            const T *from = stage + q * P + B4 - off;  // stage row q, `off` elements back
+            const size_t end = off + nc;               // > B4 but for off == 0, nc == B4
+            hn::BlendedStore(hn::LoadU(dt, from), hn::Not(hn::FirstN(dt, off)), dt, line);
+            size_t i = B4;
+            for (; i + B4 <= end; i += B4)
+                hn::Store(hn::LoadU(dt, from + i), dt, line + i);
+            if (i < end)
+                hn::BlendedStore(hn::LoadU(dt, from + i), hn::FirstN(dt, end - i), dt, line + i);
+        }
+        if (r0 + B4 == nr)
+            break;
+    }
+}
+#endif
+
 // Copies an nr x nc tile (at most EDGE on each side) whose source columns and destination rows
 // are contiguous (transpose_fn): dst[r * dr + c] = src[c * sc + r] (strides in elements). Blocks
 // are transposed in registers from the source into a buffer, a block's source columns at a time
@@ -1290,14 +1336,15 @@ DMLCPU_ROWS_INLINE void TransposeTile(char *dst, ptrdiff_t dr, const char *src, 
         // (256 x 2048: 1.27x the time); where they do not (destination rows 1 or 2 KiB apart)
         // the 512 KiB to 1 MiB shapes took 1.39-1.66x less time than the buffered tiles.
         // Rows not on lines take them too for 1- and 2-byte elements (odd shapes of UINT8
-        // 1.13-1.53x faster, FLOAT16 1.16-1.20x), and for FLOAT32 where the block's 16 rows put
-        // at most 4 lines in a set of the L1 (odd shapes 1.03-1.12x faster; rows about 2 KiB
-        // apart, 8 in a set, took up to 1.26x the time), not for FLOAT64 (1.05-1.23x the time
-        // on most odd shapes).
+        // 1.13-1.53x faster, FLOAT16 1.16-1.20x); 4- and 8-byte elements go through a stage
+        // (TransposeBanded).
         constexpr size_t B4 = 64 / sizeof(T);
-        if (nr >= B4 && nc >= B4 &&
-            (sizeof(T) <= 2 || ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0 ||
-             (sizeof(T) == 4 && FewLinesPerSet(dr * (ptrdiff_t)sizeof(T), B4, 4)))) {
+        const bool lines = ((uintptr_t)d | (uintptr_t)dr * sizeof(T)) % 64 == 0;
+        if (nr >= B4 && nc >= B4 && sizeof(T) >= 4 && !lines) {
+            TransposeBanded<T, EDGE>(d, dr, s, sc, nr, nc);
+            return;
+        }
+        if (nr >= B4 && nc >= B4) {
             WalkBlocks(nr, nc, B4, sizeof(T) != 4, [&](size_t r0, size_t c0) {
                 TransposePiecesBlock<T>(d + (ptrdiff_t)r0 * dr + c0, dr,
                                         s + (ptrdiff_t)c0 * sc + r0, sc);
