@@ -1224,9 +1224,11 @@ HWY_INLINE void WalkBlocks(size_t nr, size_t nc, size_t B, bool rows_outer, cons
 // piece blocks straight to the rows (FLOAT32) and the buffered tiles (FLOAT64): FLOAT32
 // 255 x 513 1.32x, 383 x 257 1.35x, 300 x 333 1.48x, 100 x 1000 1.34x, 129 x 1023 1.21x,
 // 200 x 300 1.16x, 1000 x 100 1.11x; FLOAT64 255 x 257 1.37x, 300 x 333 1.32x, 127 x 513 1.30x,
-// 383 x 129 1.17x, 100 x 1000 1.11x. UINT8 and FLOAT16 keep their blocks straight to the rows
-// (511 x 1025 UINT8 0.94x this way, with the byte blocks into the stage too; 511 x 513 FLOAT16
-// 1.00x): wider tiles (a band's rows 512 or 1024 bytes long) did not help either (0.83-1.10x).
+// 383 x 129 1.17x, 100 x 1000 1.11x. UINT8 and FLOAT16 keep their blocks straight to the rows:
+// UINT8 this way (the byte blocks into the stage) took 0.68-1.06x their time on 11 shapes
+// (511 x 1025 1.01x, 200 x 2000 0.82x), FLOAT16 511 x 513 0.97-1.00x. Wider tiles (a band's rows
+// 512 or 1024 bytes long) were 0.86-1.11x; writing a line of each row out after each block
+// instead of the band's rows after its blocks, 0.85-0.98x.
 template <typename T, size_t EDGE>
 HWY_INLINE void TransposeBanded(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
                                 ptrdiff_t sc, size_t nr, size_t nc)
