@@ -1228,7 +1228,7 @@ HWY_INLINE void WalkBlocks(size_t nr, size_t nc, size_t B, bool rows_outer, cons
 // UINT8 this way (the byte blocks into the stage) took 0.68-1.06x their time on 11 shapes
 // (511 x 1025 1.01x, 200 x 2000 0.82x), FLOAT16 511 x 513 0.97-1.00x. Wider tiles (a band's rows
 // 512 or 1024 bytes long) were 0.86-1.11x; writing a line of each row out after each block
-// instead of the band's rows after its blocks, 0.85-0.98x.
+// instead of the band's rows after its blocks, 0.86-0.94x.
 template <typename T, size_t EDGE>
 HWY_INLINE void TransposeBanded(T *HWY_RESTRICT d, ptrdiff_t dr, const T *HWY_RESTRICT s,
                                 ptrdiff_t sc, size_t nr, size_t nc)
