@@ -22,9 +22,14 @@
  * x = n ln2 + r with n = round(x / ln2) (NEAREST below), ln2 split as
  * HI + LO where HI has 15 significant bits, so n * HI is exact for |n| <= 255; |r| <= ln2/2
  * (a little more when x / ln2 rounds before the integer rounding). exp(r) = 1 + (r + r^2 p(r)),
- * p the Taylor polynomial of degree 5 (1/2 + r/6 + ... + r^5/5040): its truncation error is
- * below 0.05 ulp on that range; y = exp(r) is in [0.7, 1.42]. Then y 2^n, rounded once (SCALE
- * below). */
+ * p of degree 4 fitted to (exp(r) - 1 - r) / r^2 for the least largest relative error of exp on
+ * |r| <= 1.01 ln2/2 (0.055 ulp in exact arithmetic; single precision coefficients); y = exp(r)
+ * is in [0.7, 1.42]. Then y 2^n, rounded once (SCALE below). Every float in [-104, 0]: worst
+ * 0.976 ulp against double precision. The degree-5 Taylor polynomial it replaced (1/2 + r/6 +
+ * ... + r^5/5040) cost one product and one sum more and had a worst of 1.017 ulp; one process
+ * alternating both builds, 1 thread, medians of 21: LOG_SUM_EXP FLOAT32 4096 x 4096 over both
+ * axes 1.08x, axis 1 1.06x, axis 0 1.03x, [8, 8192, 256] over axis 1 1.04x, 512 x 256 over axis
+ * 0 (in L2) 1.13x; FLOAT16 4096 x 8192 over axis 0 1.07x. */
 #ifndef DMLCPU_SIMD_LSE_EXPF_H
 #define DMLCPU_SIMD_LSE_EXPF_H
 
@@ -47,11 +52,10 @@
         LSE_FOR(NV) NEAREST(MUL(x[w_], SET1(0x1.715476p+0f)), n_[w_], k_[w_]); /* x / ln2 */       \
         LSE_FOR(NV) r_[w_] = SUB(x[w_], MUL(n_[w_], SET1(0x1.62e4p-1f)));                          \
         LSE_FOR(NV) r_[w_] = SUB(r_[w_], MUL(n_[w_], SET1(0x1.7f7d1cp-20f)));                      \
-        LSE_FOR(NV) p_[w_] = ADD(MUL(SET1(0x1.a01a02p-13f), r_[w_]), SET1(0x1.6c16c2p-10f));       \
-        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.111112p-7f));                       \
-        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.555556p-5f));                       \
-        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.555556p-3f));                       \
-        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0.5f));                                 \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(SET1(0x1.6a19aep-10f), r_[w_]), SET1(0x1.123fd4p-7f));        \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.555918p-5f));                       \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.55548ap-3f));                       \
+        LSE_FOR(NV) p_[w_] = ADD(MUL(p_[w_], r_[w_]), SET1(0x1.fffffcp-2f));                       \
         LSE_FOR(NV) p_[w_] = ADD(SET1(1.0f), ADD(r_[w_], MUL(MUL(r_[w_], r_[w_]), p_[w_])));       \
         LSE_FOR(NV) x[w_] = SCALE(p_[w_], n_[w_], k_[w_]);                                         \
         (void)k_; /* a SCALE may take n alone */                                                   \

@@ -471,12 +471,11 @@ template <class D> HWY_INLINE hn::Vec<D> LseExp(D d, hn::Vec<D> x, hwy::SizeTag<
     const auto k = hn::Sub(hn::BitCast(di, t), hn::BitCast(di, shifter));
     auto r = hn::Sub(x, hn::Mul(n, hn::Set(d, 0x1.62e4p-1f)));
     r = hn::Sub(r, hn::Mul(n, hn::Set(d, 0x1.7f7d1cp-20f)));
-    auto p = hn::Set(d, 0x1.a01a02p-13f);
-    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.6c16c2p-10f));
-    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.111112p-7f));
-    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.555556p-5f));
-    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.555556p-3f));
-    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.5f));
+    auto p = hn::Set(d, 0x1.6a19aep-10f);
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.123fd4p-7f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.555918p-5f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.55548ap-3f));
+    p = hn::Add(hn::Mul(p, r), hn::Set(d, 0x1.fffffcp-2f));
     const auto y = hn::Add(hn::Set(d, 1.0f), hn::Add(r, hn::Mul(hn::Mul(r, r), p)));
     const auto s = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 127 + 25)))); // 2^(n+25)
     return hn::Mul(hn::Mul(y, s), hn::Set(d, 0x1p-25f));
