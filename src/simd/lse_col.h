@@ -31,15 +31,19 @@
 #include <math.h>
 #include <stddef.h>
 
-/* The sub-tiles' bytes: 4 MiB (before, 1 MiB, sized for a Zen 4's L2). Rows far apart put a
- * sub-tile's lines in few sets of the L2 (16 KiB apart: an eighth of a 2 MiB L2's sets), so the
- * second read comes from L3 whatever the size; wider sub-tiles read longer pieces of each row
- * (1 KiB of a 4096-wide FLOAT32 matrix instead of 256 bytes). On an Intel Xeon, 1 thread, one
- * process alternating both builds (medians of 11): FLOAT32 4096 x 4096 over axis 0 12.4-12.8 ->
- * 8.3-8.6 ms (1.49x; 2 threads 1.39x), 16384 x 1024 1.39x, FLOAT16 4096 x 8192 1.06x, FLOAT64
- * 2048 x 4096 1.05x; 8 MiB and 16 MiB did no better. Tiles of four sub-tiles or fewer (the
- * bench's middle axis, [8, 8192, 256]) do not change. */
-#define LSE_COL_SUB_BYTES ((size_t)4 << 20)
+/* The sub-tiles' bytes, S the accumulator: 16 MiB for FLOAT32 and FLOAT16, 4 MiB for FLOAT64
+ * (before, 1 MiB, sized for a Zen 4's L2). Rows far apart put a sub-tile's lines in few sets of
+ * the L2 (16 KiB apart: an eighth of a 2 MiB L2's sets), so the second read comes from L3
+ * whatever the size; wider sub-tiles read longer pieces of each row, which the memory serves
+ * faster: 4 KiB of each row of a 4096-wide FLOAT32 matrix in place of 1 KiB. On an Intel Xeon, 1
+ * thread, one process alternating both builds (medians of 21), 4 -> 16 MiB: FLOAT32 4096 x 4096
+ * over axis 0 1.17x (2 threads 1.07x), 8192 x 2048 1.09x (1.08x), 16384 x 1024 1.10x (1.23x;
+ * one sub-tile), FLOAT16 4096 x 8192 1.04x (1.06x); FLOAT64, whose exp (SLEEF's) costs more
+ * per byte, 2048 x 4096 0.92x (0.96x), so it keeps 4 MiB. 1 -> 4 MiB before: FLOAT32 4096 x
+ * 4096 12.4-12.8 -> 8.3-8.6 ms (1.49x; 2 threads 1.39x), 16384 x 1024 1.39x, FLOAT16 4096 x
+ * 8192 1.06x, FLOAT64 2048 x 4096 1.05x. Tiles of four sub-tiles or fewer (the bench's middle
+ * axis, [8, 8192, 256]) do not change. */
+#define LSE_COL_SUB_BYTES(S) (sizeof(S) == 8 ? (size_t)4 << 20 : (size_t)16 << 20)
 
 /* The running maxima *mv take vector o (elements) of the rows p0..p3, read by LOAD. MAX returns
  * its second operand, the running value, when that is NaN, so a NaN stays. */
@@ -88,7 +92,7 @@
     do {                                                                                           \
         const size_t nv_ = (K + (EPV) - 1) / (EPV), nfull_ = K / (EPV);                            \
         const size_t vb_ = (EPV) * sizeof(T) * (nrows); /* bytes of one vector of columns */      \
-        size_t sw_ = LSE_COL_SUB_BYTES / vb_; /* vectors a sub-tile */                             \
+        size_t sw_ = LSE_COL_SUB_BYTES(S) / vb_; /* vectors a sub-tile */                             \
         sw_ = sw_ < 1 ? 1 : sw_ >= nv_ ? nv_ : sw_ > (nv_ + 3) / 4 ? (nv_ + 3) / 4 : sw_;          \
         const size_t nq_ = (nrows + 3) / 4, used_ = nq_ < (L) ? nq_ : (L);                         \
         const V zero_ = SET1(0), ninf_ = SET1(-INFINITY);                                          \
