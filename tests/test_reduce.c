@@ -140,13 +140,23 @@ static void plant_cancelling_pairs(tu_rng *r, const tu_tensor *in, void *data,
     free(offsets);
 }
 
+/* run_case's flags */
+enum {
+    RC_EVERY_THREAD_SETTING = 1, /* every thread setting instead of a random one */
+    RC_SCALAR_BITS = 2, /* LOG_SUM, LOG_SUM_EXP: also the scalar kernels' bits, exactly (the
+                         * oracle's exp and log are the C library's: it is compared within a
+                         * tolerance, which a wrong block maximum can pass) */
+    RC_PLAIN_DATA = 4   /* plain values (with specials, every column's maximum is often the
+                         * same +inf or NaN) */
+};
+
 /* One case: builds the tensors, runs the oracle and the library, compares. in_layout /
- * out_layout < 0 choose randomly. every_thread_setting runs the library with every thread
- * setting instead of a random one. */
+ * out_layout < 0 choose randomly. flags: RC_* above (1 alone: every thread setting). */
 static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint32_t *sizes,
                      uint32_t axis_count, const uint32_t *axes_in, int in_layout, int out_layout,
-                     int every_thread_setting)
+                     int flags)
 {
+    const int every_thread_setting = (flags & RC_EVERY_THREAD_SETTING) != 0;
     const dmlcpu_reduce_function fn = effective_fn(p);
     const int is_arg = fn == DMLCPU_REDUCE_FUNCTION_ARGMAX || fn == DMLCPU_REDUCE_FUNCTION_ARGMIN;
     const dmlcpu_data_type it = (dmlcpu_data_type)p->type;
@@ -184,6 +194,11 @@ static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint
     double poison;
     int cancel;
     choose_data(r, p, n, &kind, &poison, &cancel);
+    if (flags & RC_PLAIN_DATA) {
+        kind = TU_DATA_PLAIN;
+        poison = 0;
+        cancel = 0;
+    }
     const unsigned in_shift = tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7);
     const unsigned out_shift = tu_chance(r, 0.5) ? 0 : 1 + tu_below(r, 7);
 
@@ -240,6 +255,20 @@ static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint
     static const uint32_t settings[] = {1, 3, TU_HOST_POOL, 2, 7, 0};
     const size_t runs = !every_thread_setting ? 1 : tu_reduced() ? 3 : sizeof settings / sizeof settings[0];
     const uint32_t random_threads = every_thread_setting ? 0 : tu_random_threads(r);
+    void *scalar_bits = NULL; /* RC_SCALAR_BITS: the output of the scalar kernels, 1 thread */
+    if ((flags & RC_SCALAR_BITS) && mode == TU_CMP_LOG) {
+        scalar_bits = malloc(out_bytes);
+        cr_assert_not_null(scalar_bits);
+        tu_level_select(0); /* then below it: the loop selects each level again */
+        cr_assert_eq(dmlcpu_set_max_isa(DMLCPU_ISA_SCALAR), DMLCPU_STATUS_OK);
+        memset(out_data, 0xa5, out_bytes);
+        dmlcpu_buffer_binding bi = {in_data, in_bytes}, bo = {out_data, out_bytes};
+        char full[900];
+        snprintf(full, sizeof full, "%s, scalar kernels", what);
+        tu_run(&desc, 1, &bi, 1, &bo, 1, full);
+        cr_assert_eq(dmlcpu_set_max_isa(dmlcpu_detected_isa()), DMLCPU_STATUS_OK);
+        memcpy(scalar_bits, out_data, out_bytes);
+    }
     for (uint32_t lv = 0; lv < tu_level_count(); lv++) {
         const char *level = tu_level_select(lv);
         for (size_t k = 0; k < runs; k++) {
@@ -253,6 +282,11 @@ static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint
             char msg[512];
             int same = tu_compare(&out, out_data, expected, mode, scale, msg, sizeof msg);
             cr_assert(same, "%s: %s", full, msg);
+            if (scalar_bits) {
+                same = tu_compare(&out, out_data, scalar_bits, TU_CMP_NAN_EQUAL, scale, msg,
+                                  sizeof msg);
+                cr_assert(same, "%s: not the scalar kernels' bits: %s", full, msg);
+            }
             same = tu_compare_gaps(&out, out_data, expected, out_bytes, msg, sizeof msg);
             cr_assert(same, "%s: %s", full, msg);
             cr_assert(memcmp(in_copy, in_data, in_bytes) == 0,
@@ -260,6 +294,7 @@ static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint
         }
     }
 
+    free(scalar_bits);
     free(scale);
     free(expected);
     free(in_copy);
@@ -657,11 +692,15 @@ ParameterizedTest(reduce_param *p, reduce, column_wide_rows)
     const uint32_t axis0 = 0;
     const uint32_t shape[2][2] = {{4096 + 7, 1600}, {3 * 1024 + 5, 1040}};
     const uint32_t f16[2] = {4096 + 7, 4096};
-    run_case(&r, p, 2,
-             p->type == DMLCPU_DATA_TYPE_FLOAT16 ? f16
-             : p->type == DMLCPU_DATA_TYPE_FLOAT64 ? shape[1]
-                                                   : shape[0],
-             1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 0);
+    const uint32_t *sizes = p->type == DMLCPU_DATA_TYPE_FLOAT16   ? f16
+                            : p->type == DMLCPU_DATA_TYPE_FLOAT64 ? shape[1]
+                                                                  : shape[0];
+    run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, RC_SCALAR_BITS);
+    /* each column its own maximum; 1 thread among the settings: the whole row one tile, whose
+     * blocks span several of LOG_SUM_EXP's sub-tiles (simd/lse_col.h) */
+    if (p->fn == DMLCPU_REDUCE_FUNCTION_LOG_SUM_EXP)
+        run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED,
+                 RC_SCALAR_BITS | RC_PLAIN_DATA | RC_EVERY_THREAD_SETTING);
 }
 
 #define DMLCPU_BLOCK_FREE_ELEMS 4096 /* the library's order-free block, DMLCPU_BLOCK_FREE */
