@@ -92,7 +92,7 @@
     do {                                                                                           \
         const size_t nv_ = (K + (EPV) - 1) / (EPV), nfull_ = K / (EPV);                            \
         const size_t vb_ = (EPV) * sizeof(T) * (nrows); /* bytes of one vector of columns */      \
-        size_t sw_ = LSE_COL_SUB_BYTES(S) / vb_; /* vectors a sub-tile */                             \
+        size_t sw_ = LSE_COL_SUB_BYTES(S) / vb_; /* vectors a sub-tile */                          \
         sw_ = sw_ < 1 ? 1 : sw_ >= nv_ ? nv_ : sw_ > (nv_ + 3) / 4 ? (nv_ + 3) / 4 : sw_;          \
         const size_t nq_ = (nrows + 3) / 4, used_ = nq_ < (L) ? nq_ : (L);                         \
         const V zero_ = SET1(0), ninf_ = SET1(-INFINITY);                                          \
