@@ -151,7 +151,7 @@ enum {
 };
 
 /* One case: builds the tensors, runs the oracle and the library, compares. in_layout /
- * out_layout < 0 choose randomly. flags: RC_* above (1 alone: every thread setting). */
+ * out_layout < 0 choose randomly. flags: RC_* above. */
 static void run_case(tu_rng *r, const reduce_param *p, uint32_t rank, const uint32_t *sizes,
                      uint32_t axis_count, const uint32_t *axes_in, int in_layout, int out_layout,
                      int flags)
@@ -790,7 +790,7 @@ ParameterizedTest(reduce_param *p, reduce, column_arg_wide_rows)
      * tile to the exact row replay instead) */
     for (int k = 0; k < 3; k++)
         run_case(&r, p, 2, ref_type_size(p->type) == 8 ? f64 : f32, 1, &axis0,
-                 TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+                 TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, RC_EVERY_THREAD_SETTING);
 }
 
 /* ARGMAX and ARGMIN over axis 0 of matrices of 24 MiB or more with rows of 15600 bytes back to
@@ -925,12 +925,15 @@ ParameterizedTest(reduce_param *p, reduce, column_minmax_wide_rows)
                                                                   : f32;
     /* three draws of data: plain values, or specials (NaN, infinities, signed zeros) */
     for (int k = 0; k < 3; k++)
-        run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+        run_case(&r, p, 2, sizes, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED,
+                 RC_EVERY_THREAD_SETTING);
     if (p->type == DMLCPU_DATA_TYPE_FLOAT16) {
         const uint32_t short_rows[2] = {13200, 1000}, middle[3] = {3, 4400, 1000}, axis1 = 1;
         for (int k = 0; k < 2; k++) {
-            run_case(&r, p, 2, short_rows, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
-            run_case(&r, p, 3, middle, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+            run_case(&r, p, 2, short_rows, 1, &axis0, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED,
+                     RC_EVERY_THREAD_SETTING);
+            run_case(&r, p, 3, middle, 1, &axis1, TU_LAYOUT_PACKED, TU_LAYOUT_PACKED,
+                     RC_EVERY_THREAD_SETTING);
         }
     }
 }
@@ -1103,7 +1106,7 @@ ParameterizedTest(reduce_param *p, reduce, threads)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         if (!tu_reduced() || s == 0 || s == 1 || s == 6)
             run_case(&r, p, shapes[s].rank, shapes[s].sizes, shapes[s].axis_count, shapes[s].axes,
-                     TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, 1);
+                     TU_LAYOUT_PACKED, TU_LAYOUT_PACKED, RC_EVERY_THREAD_SETTING);
 }
 
 /* ---- indices beyond 2^24 ------------------------------------------------------------------ */
